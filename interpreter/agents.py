@@ -1,0 +1,143 @@
+"""Who decides: each agent picks an option index for a decision the rules generate."""
+
+from __future__ import annotations
+
+import random
+
+import click
+
+from .errors import RecordError
+from .runtime import describe
+
+
+class Agent:
+    name = "agent"
+    asks_always = False  # ask even when only one option is legal (humans like to see it)
+
+    def pick(self, game, by, decision: str, options: list, prompt, prefer) -> int:
+        raise NotImplementedError
+
+
+class FirstLegal(Agent):
+    name = "first"
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        return 0
+
+
+class RandomAgent(Agent):
+    """Uniform over legal options, from its own seeded generator (never the rules' one)."""
+
+    name = "random"
+
+    def __init__(self, seed: int, seat: int):
+        self.rnd = random.Random(seed * 1_000_003 + seat + 1).random
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        return int(self.rnd() * len(options))
+
+
+class Heuristic(Agent):
+    """Picks the option the rules' `prefer` expression scores highest; the first on ties."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, seat: int = 0):
+        self.rnd = random.Random(seed * 1_000_003 + seat + 7).random
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        if prefer is None:
+            return 0
+        best, best_score = 0, None
+        for i, option in enumerate(options):
+            score = prefer(option)
+            if best_score is None or score > best_score:
+                best, best_score = i, score
+        return best
+
+
+class Scripted(Agent):
+    """Plays decisions from a list (a record or a scenario), checking each is the one asked."""
+
+    name = "scripted"
+
+    def __init__(self, decisions: list, where: str, fallback: Agent | None = None):
+        self.decisions = decisions  # (by, name, option text or None, index or None, location)
+        self.next = 0
+        self.where = where
+        self.fallback = fallback
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        if self.next >= len(self.decisions):
+            if self.fallback is not None:
+                return self.fallback.pick(game, by, decision, options, prompt, prefer)
+            raise RecordError(f"{self.where}: the game asks {by.name}'s {decision!r}, but no decision is left")
+        want_by, want_name, text, index, loc = self.decisions[self.next]
+        self.next += 1
+        if want_by != by.name or want_name != decision:
+            raise RecordError(f"{loc}: expected {want_by}'s {want_name!r}, "
+                              f"but the game asks {by.name}'s {decision!r}")
+        texts = [describe(o) for o in options]
+        if index is not None:
+            if not 0 <= index < len(options) or (text is not None and texts[index] != text):
+                got = texts[index] if 0 <= index < len(options) else "nothing"
+                raise RecordError(f"{loc}: option {index} of {decision!r} is {got!r} now, "
+                                  f"the record says {text!r}")
+            return index
+        if text not in texts:
+            raise RecordError(f"{loc}: {text!r} is not a legal {decision!r} for {by.name}",
+                              hint="legal: " + ", ".join(texts))
+        return texts.index(text)
+
+
+class Human(Agent):
+    """Asks at the terminal, listing the legal options; bad input re-prompts."""
+
+    name = "human"
+    asks_always = True
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        click.echo("")
+        click.echo(view(game, by))
+        click.echo(f"{by.name}, {prompt or 'choose ' + decision}:")
+        for i, o in enumerate(options, 1):
+            click.echo(f"  {i}. {describe(o)}")
+        if len(options) == 1:
+            click.echo("  (only one legal option)")
+        while True:
+            try:
+                raw = input(f"[1-{len(options)}]> ").strip()
+            except EOFError:
+                raise click.Abort() from None
+            if raw.isdigit() and 1 <= int(raw) <= len(options):
+                return int(raw) - 1
+            texts = [describe(o).lower() for o in options]
+            if raw.lower() in texts:
+                return texts.index(raw.lower())
+            click.echo(f"  please type a number from 1 to {len(options)}")
+
+
+def view(game, by) -> str:
+    """What `by` can see: every participant's public fields and its own secret ones."""
+    lines = []
+    for p in game.by_name.values():
+        parts = []
+        for f in p._fields:
+            secret = f in p._secret
+            if secret and p is not by:
+                v = getattr(p, f)
+                parts.append(f"{f}: {len(v)} hidden" if isinstance(v, list) else f"{f}: ?")
+            else:
+                parts.append(f"{f}: {describe(getattr(p, f))}")
+        lines.append(f"  {p.name}{' (you)' if p is by else ''} - " + "; ".join(parts))
+    return "\n".join(lines)
+
+
+AGENTS = {"random": RandomAgent, "first": FirstLegal, "heuristic": Heuristic, "human": Human}
+
+
+def make_agent(name: str, seed: int, seat: int) -> Agent:
+    cls = AGENTS[name]
+    if cls in (RandomAgent, Heuristic):
+        return cls(seed, seat)
+    return cls()

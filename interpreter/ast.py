@@ -1,0 +1,454 @@
+"""Typed syntax tree. Every node carries the span of source it came from (ignored by ==)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from .errors import NOWHERE, Span
+
+
+def node(cls):
+    return attrs.frozen(cls)
+
+
+def _span():
+    return attrs.field(default=NOWHERE, eq=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- types
+@node
+class TypeRef:
+    name: str  # int, bool, text, list, pile, or a declared name
+    arg: TypeRef | None = None
+    span: Span = _span()
+
+
+@node
+class Param:
+    name: str
+    type: TypeRef
+    span: Span = _span()
+
+
+# ---------------------------------------------------------------- expressions
+class Expr:
+    span: Span
+
+
+@node
+class Int(Expr):
+    value: int
+    span: Span = _span()
+
+
+@node
+class Str(Expr):
+    value: str
+    span: Span = _span()
+
+
+@node
+class Bool(Expr):
+    value: bool
+    span: Span = _span()
+
+
+@node
+class NoneLit(Expr):
+    span: Span = _span()
+
+
+@node
+class Var(Expr):
+    name: str
+    span: Span = _span()
+
+
+@node
+class Field(Expr):
+    obj: Expr
+    name: str
+    span: Span = _span()
+
+
+@node
+class Index(Expr):
+    obj: Expr
+    index: Expr
+    span: Span = _span()
+
+
+@node
+class Call(Expr):
+    name: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@node
+class Comprehension:
+    elem: Expr
+    var: str
+    iter: Expr
+    cond: Expr | None
+    key: Expr | None
+    desc: bool
+    span: Span = _span()
+
+
+@node
+class Aggregate(Expr):
+    name: str  # sum, min, max, count, any, all, sort, first, ...
+    comp: Comprehension
+    span: Span = _span()
+
+
+@node
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@node
+class ListComp(Expr):
+    comp: Comprehension
+    span: Span = _span()
+
+
+@node
+class TupleLit(Expr):
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@node
+class BinOp(Expr):
+    op: str  # + - * / % == != < <= > >= and or in notin
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@node
+class UnOp(Expr):
+    op: str  # - + not
+    operand: Expr
+    span: Span = _span()
+
+
+@node
+class Cond(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+    span: Span = _span()
+
+
+@node
+class New(Expr):
+    kind: str
+    name: Expr
+    span: Span = _span()
+
+
+# ---------------------------------------------------------------- statements
+class Stmt:
+    span: Span
+
+
+@node
+class Block:
+    stmts: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@node
+class Let(Stmt):
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class Assign(Stmt):
+    target: Expr
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class AugAssign(Stmt):
+    target: Expr
+    op: str
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class CallStmt(Stmt):
+    call: Call
+    span: Span = _span()
+
+
+@node
+class If(Stmt):
+    branches: tuple[tuple[Expr, Block], ...]
+    orelse: Block | None
+    span: Span = _span()
+
+
+@node
+class For(Stmt):
+    var: str
+    iter: Expr
+    body: Block
+    span: Span = _span()
+
+
+@node
+class While(Stmt):
+    cond: Expr
+    body: Block
+    span: Span = _span()
+
+
+@node
+class Repeat(Stmt):
+    count: Expr
+    var: str | None
+    body: Block
+    span: Span = _span()
+
+
+@node
+class Draw(Stmt):
+    count: Expr
+    source: Expr
+    dest: Expr
+    span: Span = _span()
+
+
+@node
+class Move(Stmt):
+    card: Expr
+    source: Expr
+    dest: Expr
+    span: Span = _span()
+
+
+@node
+class Empty(Stmt):
+    source: Expr
+    dest: Expr
+    span: Span = _span()
+
+
+@node
+class Shuffle(Stmt):
+    pile: Expr
+    span: Span = _span()
+
+
+@node
+class Choose(Stmt):
+    target: Expr  # Var or Index
+    options: Expr
+    by: Expr | None
+    prompt: str | None
+    prefer: Expr | None
+    span: Span = _span()
+
+
+@node
+class Simultaneous(Stmt):
+    var: str
+    iter: Expr
+    body: Block
+    span: Span = _span()
+
+
+@node
+class Emit(Stmt):
+    event: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@node
+class Finish(Stmt):
+    winners: Expr
+    span: Span = _span()
+
+
+@node
+class Return(Stmt):
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class StopRule(Stmt):
+    span: Span = _span()
+
+
+# ---------------------------------------------------------------- declarations
+@node
+class FieldDecl:
+    name: str
+    type: TypeRef
+    default: Expr | None
+    visibility: str  # public, secret (owner only), hidden (face down)
+    refill: str | None  # a pile that refills this one, shuffled, when it runs out
+    span: Span = _span()
+
+
+@node
+class GameDecl:
+    name: str
+    title: str
+    player_kind: str
+    min_players: int
+    max_players: int
+    names: tuple[str, ...]
+    score: str | None
+    play: str
+    span: Span = _span()
+
+
+@node
+class EnumDecl:
+    name: str
+    members: tuple[str, ...]
+    span: Span = _span()
+
+
+@node
+class RecordDecl:
+    """A card type or a participant kind: named typed fields."""
+
+    what: str  # card | participant
+    name: str
+    show: str | None
+    fields: tuple[FieldDecl, ...]
+    span: Span = _span()
+
+
+@node
+class GlobalDecl:
+    field: FieldDecl
+    span: Span = _span()
+
+    @property
+    def name(self) -> str:
+        return self.field.name
+
+
+@node
+class DeckRow:
+    count: int
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@node
+class DeckFor:
+    var: str
+    iter: Expr
+    entries: tuple[Any, ...]
+    span: Span = _span()
+
+
+@node
+class DeckDecl:
+    name: str
+    card: str
+    entries: tuple[Any, ...]
+    span: Span = _span()
+
+
+@node
+class ConstDecl:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class FunctionDecl:
+    name: str
+    params: tuple[Param, ...]
+    ret: TypeRef
+    body: Expr | Block
+    span: Span = _span()
+
+
+@node
+class RuleDecl:
+    name: str
+    params: tuple[Param, ...]
+    body: Block
+    span: Span = _span()
+
+
+@node
+class EventDecl:
+    name: str
+    params: tuple[Param, ...]
+    template: str
+    span: Span = _span()
+
+
+@node
+class ModifyDecl:
+    target: str
+    when: Expr | None
+    value: Expr
+    span: Span = _span()
+
+
+@node
+class Override:
+    mode: str  # replace | extend
+    item: Any
+    span: Span = _span()
+
+    @property
+    def name(self) -> str:
+        return self.item.name
+
+
+@node
+class VariantDecl:
+    name: str
+    title: str
+    span: Span = _span()
+
+
+@node
+class Decide:
+    by: str
+    name: str
+    option: str
+    span: Span = _span()
+
+
+@node
+class ScenarioDecl:
+    title: str
+    game: str | None
+    variants: tuple[str, ...]
+    players: tuple[str, ...]
+    seed: int
+    setup: Block | None
+    run: Call | None
+    decisions: tuple[Decide, ...]
+    span: Span = _span()
+
+
+@node
+class SourceFile:
+    path: str
+    items: tuple[Any, ...]
+    span: Span = _span()

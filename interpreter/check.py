@@ -1,0 +1,736 @@
+"""Static checks over a linked Program, before anything runs.
+
+Resolves every name, infers every expression's type, and gathers all errors at once
+(unknown names with suggestions, wrong types, bad fields, arity, unreachable code, misuse of
+decisions). Returns the type of each expression for the compiler; never mutates nodes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import string
+
+from . import ast
+from .errors import ErrorCollector, Span
+from .link import Program
+from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
+
+BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
+AGGREGATES = {"sum", "min", "max", "count", "any", "all", "sort", "first", "list"}
+# name -> (min args, max args)
+BUILTINS = {
+    "len": (1, 1), "sum": (1, 1), "min": (1, 9), "max": (1, 9), "any": (1, 1), "all": (1, 1),
+    "abs": (1, 1), "clamp": (3, 3), "sort": (1, 1), "reverse": (1, 1), "unique": (1, 1), "first": (1, 1),
+    "last": (1, 1), "top": (1, 1), "player": (1, 1), "range": (2, 2), "text": (1, 1), "roll": (1, 1),
+    "index_of": (2, 2), "count": (1, 1),
+}
+BUILTIN_GLOBALS = {"players"}
+
+
+class Scope:
+    def __init__(self, parent: Scope | None = None):
+        self.vars: dict[str, T] = {}
+        self.parent = parent
+
+    def get(self, name: str) -> T | None:
+        s = self
+        while s is not None:
+            if name in s.vars:
+                return s.vars[name]
+            s = s.parent
+        return None
+
+    def names(self) -> list[str]:
+        out, s = [], self
+        while s is not None:
+            out.extend(s.vars)
+            s = s.parent
+        return out
+
+
+class Context:
+    """Where a body is being checked: rule or function, inside a simultaneous block or not."""
+
+    def __init__(self, kind: str, ret: T | None = None):
+        self.kind = kind  # rule | function | scenario
+        self.ret = ret
+        self.sim_var: str | None = None
+
+
+class Checker:
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.err = ErrorCollector()
+        self.types: dict[int, T] = {}
+        self.player_type = T("participant", prog.game.player_kind) if prog.game else ANY
+
+    # ------------------------------------------------------------ entry
+    def run(self) -> dict[int, T]:
+        p = self.prog
+        self.check_game()
+        for rec in list(p.cards.values()) + list(p.participants.values()):
+            self.check_record(rec)
+        for d in p.decks.values():
+            self.check_deck(d)
+        consts = Scope()
+        for c in p.consts.values():
+            consts.vars[c.name] = self.expr(c.value, consts)
+        self.const_types = consts.vars
+        for g in p.globals.values():
+            self.check_field(g, "global")
+        for e in p.events.values():
+            self.check_event(e)
+        for f in p.functions.values():
+            self.check_function(f)
+        for r in p.rules.values():
+            self.check_rule(r)
+        for m in p.modifiers:
+            self.check_modifier(m)
+        self.err.raise_if_any()
+        return self.types
+
+    def add(self, msg: str, span: Span, hint: str | None = None) -> None:
+        self.err.add(msg, span, hint)
+
+    def suggest(self, name: str, candidates) -> str | None:
+        close = difflib.get_close_matches(name, list(candidates), n=1)
+        return f"did you mean {close[0]!r}?" if close else None
+
+    # ------------------------------------------------------------ declarations
+    def check_game(self) -> None:
+        g = self.prog.game
+        if g is None:
+            return
+        kind = self.prog.participants.get(g.player_kind)
+        if kind is None:
+            self.add(f"unknown participant kind {g.player_kind!r} for the players", g.span,
+                     self.suggest(g.player_kind, self.prog.participants) or "declare: participant NAME { ... }")
+        if not 1 <= g.min_players <= g.max_players:
+            self.add(f"player count {g.min_players} to {g.max_players} is not a range", g.span)
+        if g.score and kind and g.score not in {f.name for f in kind.fields}:
+            self.add(f"score field {g.score!r} is not a field of {g.player_kind}", g.span,
+                     self.suggest(g.score, [f.name for f in kind.fields]))
+        rule = self.prog.rules.get(g.play)
+        if rule is None:
+            self.add(f"the game plays rule {g.play!r}, which does not exist", g.span,
+                     self.suggest(g.play, self.prog.rules))
+        elif rule.params:
+            self.add(f"the rule that plays the game, {g.play!r}, must take no parameters", rule.span)
+
+    def resolve_type(self, ref: ast.TypeRef) -> T:
+        if ref.name in ("list", "pile"):
+            return T(ref.name, arg=self.resolve_type(ref.arg))
+        simple = {"int": INT, "bool": BOOL, "text": TEXT}
+        if ref.name in simple:
+            return simple[ref.name]
+        if ref.name in self.prog.enums:
+            return T("enum", ref.name)
+        if ref.name in self.prog.cards:
+            return T("card", ref.name)
+        if ref.name in self.prog.participants:
+            return T("participant", ref.name)
+        known = ["int", "bool", "text", *self.prog.enums, *self.prog.cards, *self.prog.participants]
+        self.add(f"unknown type {ref.name!r}", ref.span, self.suggest(ref.name, known))
+        return ANY
+
+    def check_record(self, rec: ast.RecordDecl) -> None:
+        seen: dict[str, ast.FieldDecl] = {}
+        for f in rec.fields:
+            if f.name in seen or f.name in BUILTIN_FIELDS:
+                self.add(f"field {f.name!r} is defined twice in {rec.name}", f.span)
+            seen[f.name] = f
+            self.check_field(f, rec.what)
+        if rec.show:
+            self.check_template(rec.show, {f.name for f in rec.fields} | set(BUILTIN_FIELDS), rec.span)
+
+    def check_field(self, f: ast.FieldDecl, owner: str) -> None:
+        t = self.resolve_type(f.type)
+        if f.default is not None:
+            got = self.expr(f.default, Scope())
+            if not fits(got, t):
+                self.add(f"field {f.name!r} is {t} but its default is {got}", f.default.span)
+        if f.refill is not None:
+            src = self.prog.globals.get(f.refill)
+            if t.kind != "pile":
+                self.add(f"only a pile can refill; {f.name!r} is {t}", f.span)
+            elif src is None:
+                self.add(f"refill from unknown global pile {f.refill!r}", f.span,
+                         self.suggest(f.refill, self.prog.globals))
+
+    def check_deck(self, d: ast.DeckDecl) -> None:
+        card = self.prog.cards.get(d.card)
+        if card is None:
+            self.add(f"unknown card type {d.card!r}", d.span, self.suggest(d.card, self.prog.cards))
+            return
+        self.check_deck_entries(d.entries, card, Scope())
+
+    def check_deck_entries(self, entries, card: ast.RecordDecl, scope: Scope) -> None:
+        required = [f for f in card.fields if f.default is None]
+        for e in entries:
+            if isinstance(e, ast.DeckFor):
+                inner = Scope(scope)
+                inner.vars[e.var] = elem(self.expr(e.iter, scope)) or ANY
+                self.check_deck_entries(e.entries, card, inner)
+                continue
+            if not len(required) <= len(e.args) <= len(card.fields):
+                self.add(f"a {card.name} row needs {len(required)} values "
+                         f"({', '.join(f.name for f in required)}), this one has {len(e.args)}", e.span)
+                continue
+            for f, a in zip(card.fields, e.args):
+                got, want = self.expr(a, scope), self.resolve_type(f.type)
+                if not fits(got, want):
+                    self.add(f"field {f.name!r} of {card.name} is {want}, not {got}", a.span)
+
+    def check_event(self, e: ast.EventDecl) -> None:
+        for p in e.params:
+            self.resolve_type(p.type)
+        self.check_template(e.template, {p.name for p in e.params}, e.span)
+
+    def check_template(self, template: str, names: set[str], span: Span) -> None:
+        try:
+            parts = list(string.Formatter().parse(template))
+        except ValueError as exc:
+            self.add(f"bad narration template: {exc}", span, "write {name} for a value, {{ for a brace")
+            return
+        for _, field, _, _ in parts:
+            if field is None:
+                continue
+            root = field.split(".")[0].split("[")[0]
+            if root not in names:
+                self.add(f"narration template names {root!r}, which is not one of its values", span,
+                         self.suggest(root, names) or f"known: {', '.join(sorted(names))}")
+
+    def params_scope(self, params) -> Scope:
+        scope = Scope()
+        for p in params:
+            if p.name in scope.vars:
+                self.add(f"parameter {p.name!r} is named twice", p.span)
+            if self.is_value_name(p.name):
+                self.add(f"parameter {p.name!r} hides a declared name of the rules", p.span, "choose another name")
+            scope.vars[p.name] = self.resolve_type(p.type)
+        return scope
+
+    def check_function(self, f: ast.FunctionDecl) -> None:
+        scope = self.params_scope(f.params)
+        ret = self.resolve_type(f.ret)
+        if isinstance(f.body, ast.Block):
+            ctx = Context("function", ret)
+            self.block(f.body, scope, ctx)
+            if not _ends(f.body):
+                self.add(f"function {f.name!r} can reach its end without 'return'", f.span)
+        else:
+            got = self.expr(f.body, scope)
+            if not fits(got, ret):
+                self.add(f"function {f.name!r} returns {ret} but its value is {got}", f.body.span)
+
+    def check_rule(self, r: ast.RuleDecl) -> None:
+        self.block(r.body, self.params_scope(r.params), Context("rule"))
+
+    def check_modifier(self, m: ast.ModifyDecl) -> None:
+        f = self.prog.functions.get(m.target)
+        if f is None:
+            self.add(f"'modify' needs a function; {m.target!r} is not one", m.span,
+                     self.suggest(m.target, self.prog.functions))
+            return
+        scope = self.params_scope(f.params)
+        ret = self.resolve_type(f.ret)
+        scope.vars["result"] = ret
+        if m.when is not None:
+            self.condition(m.when, scope)
+        got = self.expr(m.value, scope)
+        if not fits(got, ret):
+            self.add(f"modifier of {m.target!r} gives {got}, the function returns {ret}", m.value.span)
+
+    # ------------------------------------------------------------ statements
+    def block(self, b: ast.Block, scope: Scope, ctx: Context) -> None:
+        inner = Scope(scope)
+        for i, s in enumerate(b.stmts):
+            self.stmt(s, inner, ctx)
+            if isinstance(s, (ast.Finish, ast.Return, ast.StopRule)) and i + 1 < len(b.stmts):
+                self.add("this statement can never run: the one before it ends the "
+                         + ("game" if isinstance(s, ast.Finish) else "rule"), b.stmts[i + 1].span)
+
+    def stmt(self, s, scope: Scope, ctx: Context) -> None:
+        method = getattr(self, "stmt_" + type(s).__name__)
+        if ctx.sim_var is not None and not isinstance(s, (ast.Choose, ast.Let, ast.If)):
+            self.add("only choose, let and if may stand in a simultaneous block", s.span,
+                     "the choices stay secret until the block ends; act on them after it")
+        if ctx.kind == "function" and isinstance(s, (ast.Choose, ast.Simultaneous, ast.Emit, ast.Finish, ast.Draw,
+                                                      ast.Move, ast.Empty, ast.Shuffle, ast.CallStmt, ast.StopRule)):
+            self.add("a function only computes a value; this statement belongs in a rule", s.span)
+        method(s, scope, ctx)
+
+    def declare(self, name: str, t: T, scope: Scope, span: Span) -> None:
+        if self.is_value_name(name):
+            self.add(f"local {name!r} hides a declared name of the rules", span, "choose another name")
+        scope.vars[name] = t
+
+    def is_value_name(self, name: str) -> bool:
+        p = self.prog
+        return any(name in t for t in (p.globals, p.consts, p.decks, p.enums, BUILTIN_GLOBALS))
+
+    def stmt_Let(self, s: ast.Let, scope, ctx):
+        self.declare(s.name, self.expr(s.value, scope), scope, s.span)
+
+    def stmt_Assign(self, s: ast.Assign, scope, ctx):
+        want = self.target(s.target, scope)
+        got = self.expr(s.value, scope)
+        if want is not None and not fits(got, want):
+            self.add(f"cannot assign {got} to a place that holds {want}", s.value.span)
+
+    def stmt_AugAssign(self, s: ast.AugAssign, scope, ctx):
+        want = self.target(s.target, scope)
+        got = self.expr(s.value, scope)
+        if want is not None and not (fits(want, INT) and fits(got, INT)):
+            self.add(f"'{s.op}=' works on numbers, not {want} and {got}", s.span)
+
+    def target(self, e, scope) -> T | None:
+        if isinstance(e, ast.Var):
+            if scope.get(e.name) is not None:
+                return self.typed(e, scope.get(e.name))
+            if e.name in self.prog.globals:
+                return self.typed(e, self.resolve_type(self.prog.globals[e.name].type))
+            if e.name in self.prog.consts or e.name in self.prog.decks:
+                self.add(f"{e.name!r} is a constant and cannot change", e.span,
+                         "a variant can 'replace const' it; the rules cannot")
+                return None
+            self.add(f"unknown variable {e.name!r}", e.span,
+                     self.suggest(e.name, scope.names() + list(self.prog.globals)) or "declare it with 'let' first")
+            return None
+        if isinstance(e, ast.Field):
+            obj = self.expr(e.obj, scope)
+            if obj.kind == "card":
+                self.add("cards are printed; their fields cannot change", e.span,
+                         "keep changing values on a participant or a global")
+                return None
+            return self.field_type(e, obj)
+        if isinstance(e, ast.Index):
+            return self.expr(e, scope)
+        self.add("cannot assign to this", e.span)
+        return None
+
+    def stmt_CallStmt(self, s: ast.CallStmt, scope, ctx):
+        c = s.call
+        if c.name in self.prog.rules:
+            self.call_args(c, self.prog.rules[c.name].params, scope)
+        elif c.name in self.prog.functions:
+            self.add(f"{c.name!r} is a function; its value would be lost", s.span, "use it in an expression")
+        else:
+            self.add(f"unknown rule {c.name!r}", s.span, self.suggest(c.name, self.prog.rules))
+
+    def stmt_If(self, s: ast.If, scope, ctx):
+        for cond, body in s.branches:
+            self.condition(cond, scope)
+            self.block(body, scope, ctx)
+        if s.orelse is not None:
+            self.block(s.orelse, scope, ctx)
+
+    def stmt_For(self, s: ast.For, scope, ctx):
+        inner = Scope(scope)
+        self.declare(s.var, self.iterable(s.iter, scope), inner, s.span)
+        self.block(s.body, inner, ctx)
+
+    def stmt_While(self, s: ast.While, scope, ctx):
+        self.condition(s.cond, scope)
+        self.block(s.body, scope, ctx)
+
+    def stmt_Repeat(self, s: ast.Repeat, scope, ctx):
+        self.want(s.count, INT, scope, "repeat count")
+        inner = Scope(scope)
+        if s.var:
+            self.declare(s.var, INT, inner, s.span)
+        self.block(s.body, inner, ctx)
+
+    def pile(self, e, scope, what: str) -> T:
+        t = self.expr(e, scope)
+        if t.kind not in ("pile", "any"):
+            self.add(f"{what} must be a pile, not {t}", e.span,
+                     "piles are declared as 'pile of CARD' fields or globals")
+            return ANY
+        return t.arg if t.kind == "pile" else ANY
+
+    def stmt_Draw(self, s: ast.Draw, scope, ctx):
+        self.want(s.count, INT, scope, "number of cards to draw")
+        a, b = self.pile(s.source, scope, "'draw ... from'"), self.pile(s.dest, scope, "'draw ... to'")
+        if not fits(a, b):
+            self.add(f"cannot draw {a} cards into a pile of {b}", s.span)
+
+    def stmt_Move(self, s: ast.Move, scope, ctx):
+        card = self.expr(s.card, scope)
+        a, b = self.pile(s.source, scope, "'move ... from'"), self.pile(s.dest, scope, "'move ... to'")
+        if not fits(card, a):
+            self.add(f"moves {card} out of a pile of {a}", s.card.span)
+        if not fits(a, b):
+            self.add(f"cannot move {a} cards into a pile of {b}", s.span)
+
+    def stmt_Empty(self, s: ast.Empty, scope, ctx):
+        a, b = self.pile(s.source, scope, "'empty'"), self.pile(s.dest, scope, "'empty ... into'")
+        if not fits(a, b):
+            self.add(f"cannot move {a} cards into a pile of {b}", s.span)
+
+    def stmt_Shuffle(self, s: ast.Shuffle, scope, ctx):
+        self.pile(s.pile, scope, "'shuffle'")
+
+    def stmt_Choose(self, s: ast.Choose, scope, ctx):
+        if ctx.kind == "function":
+            return
+        opts = self.iterable(s.options, scope)
+        by = None
+        if s.by is not None:
+            by = self.expr(s.by, scope)
+            if by.kind not in ("participant", "any"):
+                self.add(f"'by' names who decides: a participant, not {by}", s.by.span)
+        elif ctx.sim_var is None:
+            self.add("who makes this choice? add 'by PARTICIPANT'", s.span)
+        if s.prefer is not None:
+            inner = Scope(scope)
+            inner.vars["option"] = opts
+            got = self.expr(s.prefer, inner)
+            if not (fits(got, INT) or got.kind == "tuple"):
+                self.add(f"'prefer' scores an option with a number (or tuple), not {got}", s.prefer.span)
+        t = s.target
+        if isinstance(t, ast.Var):
+            existing = scope.get(t.name)
+            if existing is None and t.name not in self.prog.globals:
+                self.declare(t.name, opts, scope, t.span)
+            self.typed(t, opts)
+        elif isinstance(t, ast.Index) and isinstance(t.obj, ast.Var):
+            m = scope.get(t.obj.name)
+            if m is None:
+                self.declare(t.obj.name, T("map", arg=opts), _outside_sim(scope, ctx), t.span)
+            elif m.kind != "map":
+                self.add(f"{t.obj.name!r} is {m}, not a map of choices", t.span)
+            self.expr(t.index, scope)
+            self.typed(t.obj, T("map", arg=opts))
+            self.typed(t, opts)
+        else:
+            self.add("a choice is stored in a name (choose card ...) or a map entry (choose card[p] ...)", t.span)
+
+    def stmt_Simultaneous(self, s: ast.Simultaneous, scope, ctx):
+        if ctx.sim_var is not None:
+            self.add("simultaneous blocks do not nest", s.span)
+        who = self.iterable(s.iter, scope)
+        if who.kind not in ("participant", "any"):
+            self.add(f"simultaneous decisions are made by participants, not {who}", s.iter.span)
+        inner = Scope(scope)
+        inner.sim_outer = scope
+        self.declare(s.var, who, inner, s.span)
+        ctx.sim_var = s.var
+        try:
+            self.block(s.body, inner, ctx)
+        finally:
+            ctx.sim_var = None
+
+    def stmt_Emit(self, s: ast.Emit, scope, ctx):
+        e = self.prog.events.get(s.event)
+        if e is None:
+            self.add(f"unknown event {s.event!r}", s.span,
+                     self.suggest(s.event, self.prog.events) or "declare it: event NAME(...) \"text\"")
+            for a in s.args:
+                self.expr(a, scope)
+            return
+        self.call_args(ast.Call(s.event, s.args, span=s.span), e.params, scope)
+
+    def stmt_Finish(self, s: ast.Finish, scope, ctx):
+        t = self.expr(s.winners, scope)
+        if not (t.kind in ("list", "pile") and t.arg.kind in ("participant", "any")) and t != ANY:
+            self.add(f"'finish' takes the list of winners, not {t}", s.winners.span)
+
+    def stmt_Return(self, s: ast.Return, scope, ctx):
+        if ctx.kind != "function":
+            self.add("'return' gives a function its value; to leave a rule early, write 'stop'", s.span)
+            self.expr(s.value, scope)
+            return
+        got = self.expr(s.value, scope)
+        if not fits(got, ctx.ret):
+            self.add(f"returns {got} but the function returns {ctx.ret}", s.value.span)
+
+    def stmt_StopRule(self, s, scope, ctx):
+        pass
+
+    # ------------------------------------------------------------ expressions
+    def typed(self, e, t: T) -> T:
+        self.types[id(e)] = t
+        return t
+
+    def want(self, e, t: T, scope, what: str) -> None:
+        got = self.expr(e, scope)
+        if not fits(got, t):
+            self.add(f"{what} must be {t}, not {got}", e.span)
+
+    def condition(self, e, scope) -> None:
+        self.want(e, BOOL, scope, "a condition")
+
+    def iterable(self, e, scope) -> T:
+        t = self.expr(e, scope)
+        el = elem(t)
+        if el is None:
+            self.add(f"expected a list or pile here, not {t}", e.span)
+            return ANY
+        return el
+
+    def expr(self, e, scope: Scope) -> T:
+        return self.typed(e, getattr(self, "expr_" + type(e).__name__)(e, scope))
+
+    def expr_Int(self, e, scope):
+        return INT
+
+    def expr_Str(self, e, scope):
+        return TEXT
+
+    def expr_Bool(self, e, scope):
+        return BOOL
+
+    def expr_NoneLit(self, e, scope):
+        return NONE
+
+    def expr_Var(self, e: ast.Var, scope: Scope) -> T:
+        t = scope.get(e.name)
+        if t is not None:
+            return t
+        p = self.prog
+        if e.name in p.globals:
+            return self.resolve_type(p.globals[e.name].type)
+        if e.name in p.consts:
+            return getattr(self, "const_types", {}).get(e.name, ANY)
+        if e.name in p.decks:
+            return list_of(T("card", p.decks[e.name].card))
+        if e.name == "players":
+            return list_of(self.player_type)
+        if e.name in p.enums:
+            return T("enumtype", e.name)
+        known = scope.names() + list(p.globals) + list(p.consts) + list(p.decks) + list(p.enums) + ["players"]
+        self.add(f"unknown name {e.name!r}", e.span, self.suggest(e.name, known))
+        return ANY
+
+    def field_type(self, e: ast.Field, obj: T) -> T:
+        if obj.kind == "any":
+            return ANY
+        if obj.kind == "enumtype":
+            members = self.prog.enums[obj.name].members
+            if e.name not in members:
+                self.add(f"{obj.name} has no member {e.name!r}", e.span,
+                         self.suggest(e.name, members) or f"members: {', '.join(members)}")
+            return T("enum", obj.name)
+        if obj.kind in ("card", "participant"):
+            rec = (self.prog.cards if obj.kind == "card" else self.prog.participants)[obj.name]
+            for f in rec.fields:
+                if f.name == e.name:
+                    return self.resolve_type(f.type)
+            if obj.kind == "participant" and e.name in BUILTIN_FIELDS:
+                return BUILTIN_FIELDS[e.name]
+            names = [f.name for f in rec.fields] + (list(BUILTIN_FIELDS) if obj.kind == "participant" else [])
+            self.add(f"{obj.name} has no field {e.name!r}", e.span, self.suggest(e.name, names))
+            return ANY
+        self.add(f"{obj} has no fields; cannot read .{e.name}", e.span)
+        return ANY
+
+    def expr_Field(self, e: ast.Field, scope) -> T:
+        return self.field_type(e, self.expr(e.obj, scope))
+
+    def expr_Index(self, e: ast.Index, scope) -> T:
+        obj = self.expr(e.obj, scope)
+        idx = self.expr(e.index, scope)
+        if obj.kind == "map":
+            return obj.arg
+        if obj.kind == "tuple":
+            if isinstance(e.index, ast.Int) and 0 <= e.index.value < len(obj.arg):
+                return obj.arg[e.index.value]
+            return ANY
+        el = elem(obj)
+        if el is None:
+            self.add(f"cannot index {obj}", e.span)
+            return ANY
+        if not fits(idx, INT):
+            self.add(f"a list index must be int, not {idx}", e.index.span)
+        return el
+
+    def call_args(self, c: ast.Call, params, scope) -> None:
+        if len(c.args) != len(params):
+            self.add(f"{c.name!r} takes {len(params)} argument{'s' * (len(params) != 1)}, "
+                     f"not {len(c.args)}", c.span, f"({', '.join(p.name for p in params)})")
+        for a, p in zip(c.args, params):
+            got, want = self.expr(a, scope), self.resolve_type(p.type)
+            if not fits(got, want):
+                self.add(f"argument {p.name!r} of {c.name!r} must be {want}, not {got}", a.span)
+        for a in c.args[len(params):]:
+            self.expr(a, scope)
+
+    def expr_Call(self, c: ast.Call, scope) -> T:
+        p = self.prog
+        if c.name in p.functions:
+            f = p.functions[c.name]
+            self.call_args(c, f.params, scope)
+            return self.resolve_type(f.ret)
+        if c.name in p.rules:
+            self.add(f"{c.name!r} is a rule; rules do things and have no value", c.span,
+                     "call it as a statement, or make it a function")
+            return ANY
+        if c.name not in BUILTINS:
+            self.add(f"unknown function {c.name!r}", c.span, self.suggest(c.name, list(p.functions) + list(BUILTINS)))
+            for a in c.args:
+                self.expr(a, scope)
+            return ANY
+        lo, hi = BUILTINS[c.name]
+        if not lo <= len(c.args) <= hi:
+            self.add(f"{c.name!r} takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(c.args)}", c.span)
+            return ANY
+        args = [self.expr(a, scope) for a in c.args]
+        return self.builtin(c, args)
+
+    def builtin(self, c: ast.Call, args: list[T]) -> T:
+        n = c.name
+        if n in ("min", "max") and len(args) > 1:
+            for a, t in zip(c.args, args):
+                if not fits(t, INT):
+                    self.add(f"{n} of several values needs numbers, not {t}", a.span)
+            return INT
+        if n in ("len", "count", "sum", "min", "max", "any", "all", "sort", "reverse", "unique", "first",
+                 "last", "top"):
+            el = elem(args[0])
+            if el is None:
+                self.add(f"{n!r} needs a list or pile, not {args[0]}", c.args[0].span)
+                return ANY
+            if n in ("sum",) and not fits(el, INT):
+                self.add(f"sum adds numbers, not {el}", c.args[0].span)
+            return {"len": INT, "count": INT, "sum": INT, "any": BOOL, "all": BOOL,
+                    "sort": list_of(el), "reverse": list_of(el), "unique": list_of(el)}.get(n, el)
+        if n in ("abs", "clamp", "roll"):
+            for a, t in zip(c.args, args):
+                if not fits(t, INT):
+                    self.add(f"{n} needs numbers, not {t}", a.span)
+            return INT
+        if n == "player":
+            if not fits(args[0], TEXT):
+                self.add("player(NAME) takes the player's name as text", c.args[0].span)
+            return self.player_type
+        if n == "range":
+            return list_of(INT)
+        if n == "text":
+            return TEXT
+        if n == "index_of":
+            return INT
+        return ANY
+
+    def expr_Aggregate(self, e: ast.Aggregate, scope) -> T:
+        if e.name not in AGGREGATES:
+            self.add(f"{e.name!r} cannot take a comprehension", e.span,
+                     f"these can: {', '.join(sorted(AGGREGATES))}")
+        el = self.comprehension(e.comp, scope)
+        n = e.name
+        if e.comp.key is not None and n not in ("min", "max", "sort", "list"):
+            self.add(f"'by' orders elements; {n!r} does not use an order", e.comp.key.span)
+        if n in ("sum", "count"):
+            if n == "sum" and not fits(el, INT):
+                self.add(f"sum adds numbers, not {el}", e.comp.elem.span)
+            return INT
+        if n in ("any", "all"):
+            if not fits(el, BOOL):
+                self.add(f"{n} needs conditions, not {el}", e.comp.elem.span)
+            return BOOL
+        if n in ("sort", "list"):
+            return list_of(el)
+        return el
+
+    def comprehension(self, c: ast.Comprehension, scope) -> T:
+        inner = Scope(scope)
+        self.declare(c.var, self.iterable(c.iter, scope), inner, c.span)
+        if c.cond is not None:
+            self.condition(c.cond, inner)
+        if c.key is not None:
+            self.expr(c.key, inner)
+        return self.expr(c.elem, inner)
+
+    def expr_ListComp(self, e: ast.ListComp, scope) -> T:
+        if e.comp.key is not None:
+            self.add("a list comprehension cannot order by 'by'; use sort(...)", e.comp.key.span)
+        return list_of(self.comprehension(e.comp, scope))
+
+    def expr_ListLit(self, e: ast.ListLit, scope) -> T:
+        t = None
+        for item in e.items:
+            it = self.expr(item, scope)
+            t = it if t is None else join(t, it)
+        return list_of(t or ANY)
+
+    def expr_TupleLit(self, e: ast.TupleLit, scope) -> T:
+        return T("tuple", arg=tuple(self.expr(i, scope) for i in e.items))
+
+    def expr_BinOp(self, e: ast.BinOp, scope) -> T:
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        op = e.op
+        if op in ("+", "-", "*", "/", "%"):
+            if op == "+" and a.kind in ("list", "pile") and b.kind in ("list", "pile"):
+                return list_of(join(a.arg, b.arg))
+            if op == "+" and fits(a, TEXT) and fits(b, TEXT) and TEXT in (a, b):
+                return TEXT
+            for side, t in ((e.left, a), (e.right, b)):
+                if not fits(t, INT):
+                    self.add(f"'{op}' needs numbers, not {t}", side.span)
+            return INT
+        if op in ("and", "or"):
+            for side, t in ((e.left, a), (e.right, b)):
+                if not fits(t, BOOL):
+                    self.add(f"'{op}' needs conditions, not {t}", side.span)
+            return BOOL
+        if op in ("in", "notin"):
+            el = elem(b)
+            if el is None:
+                self.add(f"'in' looks inside a list or pile, not {b}", e.right.span)
+            elif not (fits(a, el) or fits(el, a)):
+                self.add(f"a {a} is never in a collection of {el}", e.span)
+            return BOOL
+        if op in ("<", "<=", ">", ">="):
+            if not (fits(a, b) or fits(b, a)) or a.kind not in ("int", "any", "tuple", "text"):
+                self.add(f"cannot order {a} against {b}", e.span)
+            return BOOL
+        if not (fits(a, b) or fits(b, a)):
+            self.add(f"{a} and {b} are never equal", e.span, "compare values of the same type")
+        return BOOL
+
+    def expr_UnOp(self, e: ast.UnOp, scope) -> T:
+        t = self.expr(e.operand, scope)
+        if e.op == "not":
+            if not fits(t, BOOL):
+                self.add(f"'not' needs a condition, not {t}", e.operand.span)
+            return BOOL
+        if not fits(t, INT):
+            self.add(f"'{e.op}' needs a number, not {t}", e.operand.span)
+        return INT
+
+    def expr_Cond(self, e: ast.Cond, scope) -> T:
+        self.condition(e.cond, scope)
+        a, b = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        if not (fits(a, b) or fits(b, a)):
+            self.add(f"the two branches give {a} and {b}", e.span)
+        return join(a, b)
+
+    def expr_New(self, e: ast.New, scope) -> T:
+        if e.kind not in self.prog.participants:
+            self.add(f"unknown participant kind {e.kind!r}", e.span, self.suggest(e.kind, self.prog.participants))
+            return ANY
+        self.want(e.name, TEXT, scope, "a participant's name")
+        return T("participant", e.kind)
+
+
+def _outside_sim(scope: Scope, ctx: Context) -> Scope:
+    """Maps filled by a simultaneous block live in the scope around the block."""
+    s = scope
+    while s is not None and not hasattr(s, "sim_outer"):
+        s = s.parent
+    return s.sim_outer if s is not None else scope
+
+
+def _ends(b: ast.Block) -> bool:
+    if not b.stmts:
+        return False
+    last = b.stmts[-1]
+    if isinstance(last, (ast.Return, ast.Finish)):
+        return True
+    if isinstance(last, ast.If) and last.orelse is not None:
+        return all(_ends(body) for _, body in last.branches) and _ends(last.orelse)
+    return False
+
+
+def check(prog: Program) -> dict[int, T]:
+    return Checker(prog).run()

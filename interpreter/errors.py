@@ -1,0 +1,109 @@
+"""The error vocabulary: every error a user can cause points at a span of source text."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOWHERE = Span("<unknown>", 0, 0, 0, 0)
+
+
+class PitwallError(Exception):
+    """Base of every error caused by user input; the CLI exits 2 on these."""
+
+    hint: str | None = None
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        if hint is not None:
+            self.hint = hint
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}error: {self.message}"
+
+
+class RulesSyntaxError(PitwallError):
+    pass
+
+
+class CheckError(PitwallError):
+    """A problem found by the static checker, before anything runs."""
+
+
+class CheckErrors(PitwallError):
+    """All of one pass's errors, sorted by position."""
+
+    def __init__(self, errors: list[PitwallError]):
+        errors = sorted(errors, key=lambda e: (e.span.file, e.span.line, e.span.col) if e.span else ("", 0, 0))
+        super().__init__(errors[0].message, errors[0].span, errors[0].hint)
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class RuleRuntimeError(PitwallError):
+    """A rule failed while the game ran (empty pile, bad index, runaway loop)."""
+
+
+class BudgetError(RuleRuntimeError):
+    hint = "a loop in the rules never ends; check its condition, or raise --budget"
+
+
+class RecordError(PitwallError):
+    """A game record or scenario that cannot be read or does not match the rules."""
+
+
+class ErrorCollector:
+    """Gathers errors so a pass can report all of them at once (miniwdl's multi_context)."""
+
+    def __init__(self) -> None:
+        self.errors: list[PitwallError] = []
+
+    def add(self, message: str, span: Span | None, hint: str | None = None) -> None:
+        self.errors.append(CheckError(message, span, hint))
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise CheckErrors(self.errors)
+
+
+def render(error: PitwallError, sources: dict[str, str] | None = None) -> str:
+    """Format an error as `file:line:col: error: msg`, the source line, a caret and a hint."""
+    errors = error.errors if isinstance(error, CheckErrors) else [error]
+    out = []
+    for e in errors:
+        out.append(str(e))
+        span = e.span
+        text = (sources or {}).get(span.file) if span else None
+        if text is None and span and span.line > 0:
+            try:
+                with open(span.file, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError:
+                text = None
+        if text is not None and span.line > 0:
+            lines = text.splitlines()
+            if span.line <= len(lines):
+                src = lines[span.line - 1]
+                width = span.end_col - span.col if span.end_line == span.line and span.end_col > span.col else 1
+                out.append(f"  {src}")
+                out.append("  " + " " * (span.col - 1) + "^" * max(1, width))
+        if e.hint:
+            out.append(f"  hint: {e.hint}")
+    return "\n".join(out)

@@ -1,0 +1,153 @@
+"""Base rules + variant files -> one Program: the symbol tables every later pass reads.
+
+Variants apply in the order given: `replace X` swaps a definition in place, `extend rule X`
+appends statements to it, `extend deck X` adds rows, and a plain item adds a new name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import attrs
+
+from . import ast
+from .errors import ErrorCollector
+
+KINDS = {
+    ast.ConstDecl: "const", ast.FunctionDecl: "function", ast.RuleDecl: "rule", ast.EventDecl: "event",
+    ast.DeckDecl: "deck", ast.GlobalDecl: "global", ast.EnumDecl: "enum", ast.RecordDecl: "record",
+}
+
+
+@attrs.define
+class Program:
+    game: ast.GameDecl | None = None
+    enums: dict[str, ast.EnumDecl] = attrs.Factory(dict)
+    cards: dict[str, ast.RecordDecl] = attrs.Factory(dict)
+    participants: dict[str, ast.RecordDecl] = attrs.Factory(dict)
+    globals: dict[str, ast.FieldDecl] = attrs.Factory(dict)
+    decks: dict[str, ast.DeckDecl] = attrs.Factory(dict)
+    consts: dict[str, ast.ConstDecl] = attrs.Factory(dict)
+    functions: dict[str, ast.FunctionDecl] = attrs.Factory(dict)
+    rules: dict[str, ast.RuleDecl] = attrs.Factory(dict)
+    events: dict[str, ast.EventDecl] = attrs.Factory(dict)
+    modifiers: list[ast.ModifyDecl] = attrs.Factory(list)
+    variants: list[ast.VariantDecl] = attrs.Factory(list)
+    sources: dict[str, str] = attrs.Factory(dict)
+    digest: str = ""
+
+    def table_for(self, item) -> dict | None:
+        if isinstance(item, ast.RecordDecl):
+            return self.cards if item.what == "card" else self.participants
+        return {
+            ast.ConstDecl: self.consts, ast.FunctionDecl: self.functions, ast.RuleDecl: self.rules,
+            ast.EventDecl: self.events, ast.DeckDecl: self.decks, ast.EnumDecl: self.enums,
+        }.get(type(item))
+
+    def all_names(self) -> dict[str, object]:
+        names: dict[str, object] = {}
+        for table in (self.enums, self.cards, self.participants, self.globals, self.decks, self.consts,
+                      self.functions, self.rules, self.events):
+            names.update(table)
+        return names
+
+
+def link(base: list[ast.SourceFile], variants: list[ast.SourceFile], sources: dict[str, str]) -> Program:
+    prog = Program(sources=dict(sources))
+    errors = ErrorCollector()
+    for f in base:
+        for item in f.items:
+            _add(prog, item, errors, in_variant=False)
+    for f in variants:
+        decls = [i for i in f.items if isinstance(i, ast.VariantDecl)]
+        if len(decls) != 1:
+            errors.add("a variant file starts with exactly one 'variant NAME \"Title\"' line", f.span,
+                       'for example: variant tactical "Tactical Variant"')
+        for item in f.items:
+            _add(prog, item, errors, in_variant=True)
+    if prog.game is None and base:
+        errors.add("no 'game' declaration in the rules", base[0].span, 'add: game name "Title" { ... }')
+    errors.raise_if_any()
+    h = hashlib.sha256()
+    for path in sorted(sources):
+        h.update(path.rsplit("/", 1)[-1].encode() + b"\0" + sources[path].encode() + b"\0")
+    prog.digest = h.hexdigest()[:16]
+    return prog
+
+
+def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
+    if isinstance(item, ast.GameDecl):
+        if in_variant:
+            errors.add("a variant cannot declare a new game", item.span)
+        elif prog.game is not None:
+            errors.add(f"a second game declaration (the first is at {prog.game.span})", item.span)
+        else:
+            prog.game = item
+        return
+    if isinstance(item, ast.VariantDecl):
+        if not in_variant:
+            errors.add("'variant' belongs in a variant file, not in the base rules", item.span,
+                       "move it to games/<game>/variants/<name>.pw")
+        else:
+            prog.variants.append(item)
+        return
+    if isinstance(item, ast.ModifyDecl):
+        prog.modifiers.append(item)
+        return
+    if isinstance(item, ast.ScenarioDecl):
+        errors.add("a scenario belongs in its own file", item.span, "run it with: pitwall scenario FILE")
+        return
+    if isinstance(item, ast.Override):
+        _override(prog, item, errors)
+        return
+    name = item.name
+    existing = _lookup(prog, name)
+    if existing is not None:
+        hint = "write 'replace' before it to change the existing definition" if in_variant else None
+        errors.add(f"{name!r} is already defined at {existing.span}", item.span, hint)
+        return
+    _store(prog, item)
+
+
+def _lookup(prog: Program, name: str):
+    found = prog.all_names().get(name)
+    if isinstance(found, ast.FieldDecl):
+        return found
+    return found
+
+
+def _store(prog: Program, item) -> None:
+    if isinstance(item, ast.GlobalDecl):
+        prog.globals[item.name] = item.field
+    else:
+        prog.table_for(item)[item.name] = item
+
+
+def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
+    item = ov.item
+    name = item.name
+    existing = _lookup(prog, name)
+    if existing is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(prog.all_names()), n=1)
+        errors.add(f"there is no {name!r} to {ov.mode}", ov.span,
+                   f"did you mean {close[0]!r}?" if close else "without 'replace' it is a new definition")
+        return
+    old_kind = "global" if isinstance(existing, ast.FieldDecl) else KINDS.get(type(existing))
+    if KINDS.get(type(item)) != old_kind:
+        errors.add(f"{name!r} is a {old_kind}; a {KINDS.get(type(item))} cannot {ov.mode} it", ov.span)
+        return
+    if ov.mode == "replace":
+        _store(prog, item)
+    elif isinstance(item, ast.RuleDecl):
+        if [p.name for p in item.params] != [p.name for p in existing.params]:
+            errors.add(f"'extend rule {name}' must repeat its parameters exactly", ov.span,
+                       f"the rule is declared at {existing.span}")
+            return
+        body = ast.Block(existing.body.stmts + item.body.stmts, span=existing.body.span)
+        prog.rules[name] = attrs.evolve(existing, body=body)
+    elif isinstance(item, ast.DeckDecl):
+        prog.decks[name] = attrs.evolve(existing, entries=existing.entries + item.entries)
+    else:
+        errors.add(f"only rules and decks can be extended; use 'replace {old_kind} {name}'", ov.span)

@@ -1,0 +1,127 @@
+"""Find games and run the front half of the pipeline: parse -> link -> check -> compile.
+
+Compiled games are cached per process, keyed by game and variants, so simulations compile once.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import attrs
+
+from . import ast
+from .check import check
+from .compile import GENERATED, Compiled, compile_program
+from .errors import PitwallError
+from .link import Program, link
+from .parse import parse_file
+from .runtime import NAMESPACE
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+EXT = ".pw"
+
+
+@attrs.frozen
+class GameDir:
+    name: str
+    path: Path
+
+    def base_files(self) -> list[Path]:
+        return sorted(self.path.glob("*" + EXT))
+
+    def variant_files(self) -> dict[str, Path]:
+        return {p.stem: p for p in sorted((self.path / "variants").glob("*" + EXT))}
+
+    def scenario_files(self) -> list[Path]:
+        return sorted((self.path / "scenarios").glob("*" + EXT))
+
+
+@attrs.frozen
+class Loaded:
+    game: GameDir | None
+    variants: tuple[str, ...]
+    program: Program
+    compiled: Compiled
+    namespace: dict
+    filename: str = GENERATED
+
+    @property
+    def rules_hash(self) -> str:
+        return self.program.digest
+
+
+def canonical(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def games() -> list[GameDir]:
+    return [GameDir(p.name, p) for p in sorted(GAMES.iterdir()) if p.is_dir() and any(p.glob("*" + EXT))]
+
+
+def find_game(name: str) -> GameDir:
+    want = canonical(name)
+    for g in games():
+        if g.name == want:
+            return g
+    known = ", ".join(g.name.replace("_", "-") for g in games())
+    raise PitwallError(f"no game named {name!r}", hint=f"games: {known}")
+
+
+def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
+          variant_names: tuple[str, ...] = ()) -> Loaded:
+    files, sources = [], {}
+    for path in base + variants:
+        f = parse_file(path)
+        files.append(f)
+        sources[str(path)] = path.read_text(encoding="utf-8")
+    prog = link(files[: len(base)], files[len(base):], sources)
+    types = check(prog)
+    compiled = compile_program(prog, types)
+    namespace = dict(NAMESPACE)
+    exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
+    return Loaded(game, variant_names, prog, compiled, namespace)
+
+
+@functools.lru_cache(maxsize=32)
+def load(name: str, variants: tuple[str, ...] = ()) -> Loaded:
+    game = find_game(name)
+    available = game.variant_files()
+    paths = []
+    for v in variants:
+        key = canonical(v)
+        if key not in available:
+            raise PitwallError(f"{game.name} has no variant {v!r}",
+                               hint="variants: " + (", ".join(available) or "none"))
+        paths.append(available[key])
+    return build(game.base_files(), paths, game, tuple(canonical(v) for v in variants))
+
+
+def game_of_file(path: Path) -> GameDir | None:
+    """The game a rules, variant or scenario file belongs to, judged by its folder."""
+    folder = path.resolve().parent
+    if folder.name in ("variants", "scenarios"):
+        folder = folder.parent
+    if any(folder.glob("*" + EXT)):
+        return GameDir(folder.name, folder)
+    return None
+
+
+def check_file(path: Path) -> Loaded | ast.SourceFile:
+    """`pitwall check`: a variant is checked on top of its game; a rules file with its siblings."""
+    parsed = parse_file(path)
+    if any(isinstance(i, ast.ScenarioDecl) for i in parsed.items):
+        from .scenario import load_scenario
+
+        load_scenario(path)
+        return parsed
+    game = game_of_file(path)
+    is_variant = any(isinstance(i, ast.VariantDecl) for i in parsed.items)
+    if game is None:
+        return build([path], [])
+    if is_variant:
+        return build(game.base_files(), [path], game, (path.stem,))
+    base = game.base_files()
+    if path.resolve() not in [b.resolve() for b in base]:
+        base = base + [path]
+    return build(base, [], game)

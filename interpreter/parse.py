@@ -1,0 +1,464 @@
+"""Source text -> AST. The only module that touches Lark; no Lark object leaves it."""
+
+from __future__ import annotations
+
+import ast as pyast
+import threading
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .errors import PitwallError, RulesSyntaxError, Span
+
+GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "pitwall.lark"
+_lock = threading.Lock()
+_parser: Lark | None = None
+
+
+def parser(strict: bool = False) -> Lark:
+    """The LALR parser, built once per process (and cached on disk by Lark)."""
+    global _parser
+    if strict:  # only the grammar test asks: strict needs interegular and skips the cache
+        return _build(strict=True)
+    with _lock:
+        if _parser is None:
+            _parser = _build(strict=False)
+        return _parser
+
+
+def _build(strict: bool) -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        strict=strict,
+        cache=False if strict else True,
+    )
+
+
+def parse(text: str, path: str = "<string>") -> ast.SourceFile:
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, path) from None
+    try:
+        items = _ToAst(path).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, PitwallError):
+            raise e.orig_exc from None
+        raise
+    return ast.SourceFile(path, tuple(items), span=Span(path, 1, 1, 1, 1))
+
+
+def parse_file(path: str | Path) -> ast.SourceFile:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise PitwallError(f"cannot read {p}: {e.strerror}") from None
+    return parse(text, str(path))
+
+
+# ---------------------------------------------------------------- syntax errors
+# Example-driven messages (Lark's match_examples): each label lists snippets that fail in the
+# same parser state as the user's text. The table is data, and tests cover every entry.
+SYNTAX_EXAMPLES: dict[str, tuple[str, list[str]]] = {
+    "missing-brace": (
+        "a block is not closed: '}' is missing",
+        ["rule r() { let x = 1", "rule r() { if true { stop }", "rule r() { for p in players { stop }"],
+    ),
+    "missing-expression": (
+        "an expression is missing here",
+        ["const X = ", "rule r() { let x = }", "rule r() { x = }", "const X = 1 +", "rule r() { if { stop } }"],
+    ),
+    "assign-in-condition": (
+        "'=' assigns a value; to compare, write '=='",
+        ["rule r() { if x = 1 { stop } }", "rule r() { while x = 1 { stop } }", "const X = if a = 1 then 2 else 3"],
+    ),
+    "bad-statement": (
+        "a statement cannot start like this",
+        ["rule r() { 1 + 2 }", 'rule r() { "text" }', "rule r() { (x) }", "rule r() { + }"],
+    ),
+    "missing-params": (
+        "a rule or function needs a parameter list, even an empty one: name()",
+        ["rule r { stop }", "function f -> int = 1"],
+    ),
+    "not-top-level": (
+        "only declarations may stand at the top level (game, card, rule, const, ...)",
+        ["let x = 1", "x = 3", "if true { stop }", "stop"],
+    ),
+    "missing-type": (
+        "a type is missing after ':' (int, bool, text, a card or participant, list of T, pile of T)",
+        ["card C { value: }", "rule r(p: ) { stop }", "participant P { x: = 1 }"],
+    ),
+    "missing-paren": (
+        "')' is missing",
+        ["const X = (1 + 2", "rule r() { f(1, 2 }", "const X = max(1, 2"],
+    ),
+}
+
+HINTS = {
+    "missing-brace": "every '{' needs its '}'; check the block that starts before this point",
+    "missing-expression": "write a value or expression, for example 0, p.score or count(players)",
+    "assign-in-condition": "conditions compare with == != < <= > >=",
+    "bad-statement": "statements start with a keyword (let, if, for, draw, emit, ...) or a name",
+    "missing-params": "write rule name() { ... }",
+    "not-top-level": "put statements inside a rule: rule name() { ... }",
+    "missing-type": "for example value: int",
+    "missing-paren": "every '(' needs its ')'",
+}
+
+
+def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesSyntaxError:
+    label = None
+    try:
+        examples = {key: snippets for key, (_, snippets) in SYNTAX_EXAMPLES.items()}
+        label = e.match_examples(parser().parse, examples, use_accepts=True)
+    except Exception:  # noqa: BLE001 - matching is best effort; fall back to the raw message
+        label = None
+    line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+    width = 1
+    if isinstance(e, UnexpectedToken) and e.token is not None and e.token.type != "$END":
+        width = max(1, len(str(e.token)))
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+    span = Span(path, line, col, line, col + width)
+    if label:
+        message, _ = SYNTAX_EXAMPLES[label]
+        return RulesSyntaxError(message, span, HINTS[label])
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        return RulesSyntaxError(f"unexpected character {ch!r}", span, "remove it, or quote text with \"...\"")
+    if isinstance(e, UnexpectedToken) and e.token.type != "$END":
+        expected = ", ".join(sorted(_pretty(t) for t in e.expected)[:8])
+        return RulesSyntaxError(f"unexpected {str(e.token)!r}", span, f"expected one of: {expected}")
+    return RulesSyntaxError("unexpected end of file", span, "something is unfinished above")
+
+
+def _pretty(terminal: str) -> str:
+    return {"NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
+            "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "COMMA": "','", "COLON": "':'"}.get(terminal, terminal.lower())
+
+
+# ---------------------------------------------------------------- tree -> AST
+def _unquote(tok: Token) -> str:
+    return pyast.literal_eval(str(tok))
+
+
+def _binop(op: str):
+    def method(self, meta, children):
+        left, right = children
+        return ast.BinOp(op, left, right, span=self.sp(meta))
+
+    return method
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def sp(self, meta) -> Span:
+        if getattr(meta, "empty", True) and not hasattr(meta, "line"):
+            return Span(self.path, 0, 0, 0, 0)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tok(self, t: Token) -> Span:
+        return Span(self.path, t.line, t.column, t.end_line, t.end_column)
+
+    # files
+    def start(self, meta, children):
+        return children
+
+    def override(self, meta, children):
+        mode, item = children
+        return ast.Override(mode, item, span=self.sp(meta))
+
+    def override_mode(self, meta, children):
+        return str(children[0])
+
+    def visibility(self, meta, children):
+        return str(children[0])
+
+    def desc(self, meta, children):
+        return True
+
+    # declarations
+    def game_decl(self, meta, children):
+        name, title, *settings = children
+        s = dict(kind=None, lo=None, hi=None, names=(), score=None, play=None)
+        for key, value in settings:
+            s.update(value) if key == "players" else s.__setitem__(key, value)
+        if s["kind"] is None or s["play"] is None:
+            from .errors import RulesSyntaxError as E
+
+            raise E("a game needs 'players KIND MIN to MAX' and 'play RULE'", self.sp(meta),
+                    "for example: players Racer 2 to 6  play race")
+        return ast.GameDecl(str(name), _unquote(title), s["kind"], s["lo"], s["hi"], s["names"], s["score"],
+                            s["play"], span=self.sp(meta))
+
+    def game_players(self, meta, c):
+        return "players", dict(kind=str(c[0]), lo=int(c[1]), hi=int(c[2]))
+
+    def game_names(self, meta, c):
+        return "names", tuple(_unquote(t) for t in c)
+
+    def game_score(self, meta, c):
+        return "score", str(c[0])
+
+    def game_play(self, meta, c):
+        return "play", str(c[0])
+
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(str(c[0]), tuple(str(t) for t in c[1:]), span=self.sp(meta))
+
+    def _record(self, what, meta, c):
+        name, show, *fields = c
+        return ast.RecordDecl(what, str(name), _unquote(show) if show else None, tuple(fields), span=self.sp(meta))
+
+    def card_decl(self, meta, c):
+        return self._record("card", meta, c)
+
+    def participant_decl(self, meta, c):
+        return self._record("participant", meta, c)
+
+    def field_decl(self, meta, c):
+        name, typ, vis, default, refill = c
+        return ast.FieldDecl(str(name), typ, default, vis or "public", refill, span=self.sp(meta))
+
+    def refill(self, meta, c):
+        return str(c[0])
+
+    def global_decl(self, meta, c):
+        return ast.GlobalDecl(c[0], span=self.sp(meta))
+
+    def deck_decl(self, meta, c):
+        name, card, *entries = c
+        return ast.DeckDecl(str(name), str(card), tuple(entries), span=self.sp(meta))
+
+    def deck_row(self, meta, c):
+        return ast.DeckRow(1, tuple(x for x in c if x is not None), span=self.sp(meta))
+
+    def deck_copies(self, meta, c):
+        return ast.DeckRow(int(c[0]), tuple(x for x in c[1:] if x is not None), span=self.sp(meta))
+
+    def deck_for(self, meta, c):
+        var, it, *entries = c
+        return ast.DeckFor(str(var), it, tuple(entries), span=self.sp(meta))
+
+    def const_decl(self, meta, c):
+        return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta))
+
+    def function_expr(self, meta, c):
+        return ast.FunctionDecl(str(c[0]), c[1], c[2], c[3], span=self.sp(meta))
+
+    function_block = function_expr
+
+    def rule_decl(self, meta, c):
+        return ast.RuleDecl(str(c[0]), c[1], c[2], span=self.sp(meta))
+
+    def params(self, meta, c):
+        return tuple(p for p in c if p is not None)
+
+    def param(self, meta, c):
+        return ast.Param(str(c[0]), c[1], span=self.sp(meta))
+
+    def event_decl(self, meta, c):
+        return ast.EventDecl(str(c[0]), c[1], _unquote(c[2]), span=self.sp(meta))
+
+    def modify_decl(self, meta, c):
+        return ast.ModifyDecl(str(c[0]), c[1], c[2], span=self.sp(meta))
+
+    def variant_decl(self, meta, c):
+        return ast.VariantDecl(str(c[0]), _unquote(c[1]), span=self.sp(meta))
+
+    def scenario_decl(self, meta, c):
+        title, *settings = c
+        s = dict(game=None, variants=(), players=(), seed=1, setup=None, run=None)
+        decisions = []
+        for key, value in settings:
+            if key == "decide":
+                decisions.append(value)
+            else:
+                s[key] = value
+        return ast.ScenarioDecl(_unquote(title), s["game"], s["variants"], s["players"], s["seed"], s["setup"],
+                                s["run"], tuple(decisions), span=self.sp(meta))
+
+    def sc_game(self, meta, c):
+        return "game", str(c[0])
+
+    def sc_variants(self, meta, c):
+        return "variants", tuple(str(t) for t in c)
+
+    def sc_players(self, meta, c):
+        return "players", tuple(_unquote(t) for t in c)
+
+    def sc_seed(self, meta, c):
+        return "seed", int(c[0])
+
+    def sc_setup(self, meta, c):
+        return "setup", c[0]
+
+    def sc_run(self, meta, c):
+        return "run", ast.Call(str(c[0]), c[1], span=self.sp(meta))
+
+    def sc_decide(self, meta, c):
+        return "decide", ast.Decide(_unquote(c[0]), str(c[1]), _unquote(c[2]), span=self.sp(meta))
+
+    # types
+    def type_name(self, meta, c):
+        return ast.TypeRef(str(c[0]), span=self.sp(meta))
+
+    def type_list(self, meta, c):
+        return ast.TypeRef("list", c[0], span=self.sp(meta))
+
+    def type_pile(self, meta, c):
+        return ast.TypeRef("pile", c[0], span=self.sp(meta))
+
+    # statements
+    def block(self, meta, c):
+        return ast.Block(tuple(c), span=self.sp(meta))
+
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], span=self.sp(meta))
+
+    def assign_stmt(self, meta, c):
+        return ast.Assign(c[0], c[1], span=self.sp(meta))
+
+    def augassign_stmt(self, meta, c):
+        return ast.AugAssign(c[0], str(c[1])[0], c[2], span=self.sp(meta))
+
+    def call_stmt(self, meta, c):
+        call = ast.Call(str(c[0]), c[1], span=self.sp(meta))
+        return ast.CallStmt(call, span=self.sp(meta))
+
+    def if_stmt(self, meta, c):
+        cond, body, *rest = c
+        orelse = rest.pop()
+        branches = [(cond, body)] + [tuple(e) for e in rest]
+        return ast.If(tuple(branches), orelse, span=self.sp(meta))
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], span=self.sp(meta))
+
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], span=self.sp(meta))
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], str(c[1]) if c[1] else None, c[2], span=self.sp(meta))
+
+    def draw_stmt(self, meta, c):
+        return ast.Draw(c[0], c[1], c[2], span=self.sp(meta))
+
+    def move_stmt(self, meta, c):
+        return ast.Move(c[0], c[1], c[2], span=self.sp(meta))
+
+    def empty_stmt(self, meta, c):
+        return ast.Empty(c[0], c[1], span=self.sp(meta))
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(c[0], span=self.sp(meta))
+
+    def choose_stmt(self, meta, c):
+        target, options, by, prompt, prefer = c
+        return ast.Choose(target, options, by, _unquote(prompt) if prompt else None, prefer, span=self.sp(meta))
+
+    def simultaneous_stmt(self, meta, c):
+        return ast.Simultaneous(str(c[0]), c[1], c[2], span=self.sp(meta))
+
+    def emit_stmt(self, meta, c):
+        return ast.Emit(str(c[0]), c[1], span=self.sp(meta))
+
+    def finish_stmt(self, meta, c):
+        return ast.Finish(c[0], span=self.sp(meta))
+
+    def return_stmt(self, meta, c):
+        return ast.Return(c[0], span=self.sp(meta))
+
+    def stop_stmt(self, meta, c):
+        return ast.StopRule(span=self.sp(meta))
+
+    # expressions
+    def cond_expr(self, meta, c):
+        return ast.Cond(c[0], c[1], c[2], span=self.sp(meta))
+
+    or_op = _binop("or")
+    and_op = _binop("and")
+    add = _binop("+")
+    sub = _binop("-")
+    mul = _binop("*")
+    div = _binop("/")
+    mod = _binop("%")
+    in_op = _binop("in")
+    not_in_op = _binop("notin")
+
+    def compare(self, meta, c):
+        return ast.BinOp(str(c[1]), c[0], c[2], span=self.sp(meta))
+
+    def not_op(self, meta, c):
+        return ast.UnOp("not", c[0], span=self.sp(meta))
+
+    def neg(self, meta, c):
+        if isinstance(c[0], ast.Int):
+            return ast.Int(-c[0].value, span=self.sp(meta))
+        return ast.UnOp("-", c[0], span=self.sp(meta))
+
+    def pos(self, meta, c):
+        return c[0]
+
+    def field(self, meta, c):
+        return ast.Field(c[0], str(c[1]), span=self.sp(meta))
+
+    def index(self, meta, c):
+        return ast.Index(c[0], c[1], span=self.sp(meta))
+
+    def call(self, meta, c):
+        return ast.Call(str(c[0]), c[1], span=self.sp(meta))
+
+    def aggregate(self, meta, c):
+        return ast.Aggregate(str(c[0]), c[1], span=self.sp(meta))
+
+    def comprehension(self, meta, c):
+        elem, var, it, cond, key, desc = c
+        return ast.Comprehension(elem, str(var), it, cond, key, bool(desc), span=self.sp(meta))
+
+    def args(self, meta, c):
+        return tuple(a for a in c if a is not None)
+
+    def int_lit(self, meta, c):
+        return ast.Int(int(c[0]), span=self.sp(meta))
+
+    def str_lit(self, meta, c):
+        return ast.Str(_unquote(c[0]), span=self.sp(meta))
+
+    def true_lit(self, meta, c):
+        return ast.Bool(True, span=self.sp(meta))
+
+    def false_lit(self, meta, c):
+        return ast.Bool(False, span=self.sp(meta))
+
+    def none_lit(self, meta, c):
+        return ast.NoneLit(span=self.sp(meta))
+
+    def var(self, meta, c):
+        return ast.Var(str(c[0]), span=self.sp(meta))
+
+    def tuple_lit(self, meta, c):
+        return ast.TupleLit(tuple(x for x in c if x is not None), span=self.sp(meta))
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(tuple(x for x in c if x is not None), span=self.sp(meta))
+
+    def list_comp(self, meta, c):
+        return ast.ListComp(c[0], span=self.sp(meta))
+
+    def new_expr(self, meta, c):
+        return ast.New(str(c[0]), c[1], span=self.sp(meta))

@@ -1,0 +1,298 @@
+"""The small API generated code calls: state, decisions, piles, the seeded generator, the log.
+
+One `Game` runs one game. All randomness comes from `rng` (a Mersenne Twister seeded with the
+game's seed, read only through random(), whose output is stable across Python versions).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Callable
+
+from .errors import BudgetError, PitwallError, RuleRuntimeError, Span
+
+
+class _Finished(Exception):
+    pass
+
+
+class _Card:
+    __slots__ = ()
+    _kind = ""
+    _show: str | None = None
+    _fields: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self._show:
+            return self._show.format(**{f: getattr(self, f) for f in self._fields})
+        return f"{self._kind}(" + ", ".join(str(getattr(self, f)) for f in self._fields) + ")"
+
+    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
+    __repr__ = __str__
+
+
+class _Participant:
+    __slots__ = ("name", "seat", "is_player")
+    _kind = ""
+    _fields: tuple[str, ...] = ()
+    _secret: tuple[str, ...] = ()
+
+    def __init__(self, name: str, seat: int, is_player: bool):
+        self.name = name
+        self.seat = seat
+        self.is_player = is_player
+
+    def __str__(self) -> str:
+        return self.name
+
+    __format__ = lambda self, spec: format(self.name, spec)  # noqa: E731
+    __repr__ = __str__
+
+
+def _first(xs):
+    return xs[0] if xs else None
+
+
+def _last(xs):
+    return xs[-1] if xs else None
+
+
+def _min(xs):
+    return min(xs)
+
+
+def _max(xs):
+    return max(xs)
+
+
+def _max_by(pairs):
+    # ties go to the earliest element: the order of the collection breaks them
+    best = None
+    for k, v in pairs:
+        if best is None or k > best[0]:
+            best = (k, v)
+    return best[1] if best else None
+
+
+def _min_by(pairs):
+    best = None
+    for k, v in pairs:
+        if best is None or k < best[0]:
+            best = (k, v)
+    return best[1] if best else None
+
+
+def _sort_by(pairs, desc):
+    # list.sort is stable, also with reverse=True, so equal keys keep the collection's order
+    pairs.sort(key=lambda kv: kv[0], reverse=desc)
+    return [v for _, v in pairs]
+
+
+def _text(x) -> str:
+    return describe(x)
+
+
+def describe(x) -> str:
+    """The words for a value in narration, prompts and records."""
+    if isinstance(x, (list, tuple)):
+        return ", ".join(describe(i) for i in x) if x else "nothing"
+    if x is True:
+        return "yes"
+    if x is False:
+        return "no"
+    if x is None:
+        return "none"
+    return str(x)
+
+
+NAMESPACE = {
+    "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
+    "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
+}
+
+
+class State:
+    """The game's globals; generated code reads and writes them as attributes."""
+
+    def __init__(self, players):
+        self.players = players
+
+
+class Game:
+    def __init__(self, loaded, players: list[str], agents: list, seed: int, *, budget: int = 1_000_000,
+                 record: bool = True, listener: Callable | None = None, auto_agent=None):
+        self.loaded = loaded
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.log: list[tuple] = []
+        self.listener = listener
+        self.record = record
+        self.agents = agents
+        self.auto_agent = auto_agent
+        self.budget = [budget]
+        self.budget_total = budget
+        self.result: list | None = None
+        self.sim_depth = 0
+        ns = loaded.namespace
+        kind = ns["K_" + loaded.program.game.player_kind]
+        self.participants = [kind(name, seat, True) for seat, name in enumerate(players)]
+        self.by_name = {p.name: p for p in self.participants}
+        self.state = State(list(self.participants))
+        if not record:
+            self.emit = _no_emit
+        self._init, self._rules = ns["_new_game"](self)
+        self._main = self._rules[loaded.program.game.play]
+
+    # ------------------------------------------------------------ running
+    def run(self):
+        try:
+            self._init()
+            self._main()
+            raise self.error(None, "the game ended without 'finish' naming its winners")
+        except _Finished:
+            return self.result
+        except PitwallError:
+            raise
+        except RecursionError:
+            raise self.error_from_traceback(sys.exc_info()[2], "rules call each other without end",
+                                            BudgetError) from None
+        except Exception as exc:  # noqa: BLE001 - a rule failed; report it at its source line
+            raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None
+
+    def start(self):
+        """Set the globals up as the rules declare them, before a scenario states its position."""
+        self._init()
+
+    def run_rule(self, name: str, args: list):
+        """Run one rule from the current state (scenarios start mid-game)."""
+        try:
+            self._rules[name](*args)
+        except _Finished:
+            pass
+        except PitwallError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None
+
+    def error(self, sid: int | None, message: str, cls=RuleRuntimeError) -> PitwallError:
+        span = self.loaded.compiled.spans[sid] if sid is not None else None
+        return cls(message, span)
+
+    def error_from_traceback(self, tb, message: str, cls=RuleRuntimeError) -> PitwallError:
+        span = None
+        linemap = self.loaded.compiled.linemap
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == self.loaded.filename and 0 < tb.tb_lineno <= len(linemap):
+                span = linemap[tb.tb_lineno - 1] or span
+            tb = tb.tb_next
+        return cls(message, span)
+
+    # ------------------------------------------------------------ called by generated code
+    def choose(self, by, name: str, options, prompt, prefer, sid: int):
+        options = list(options)
+        n = len(options)
+        if n == 0:
+            raise self.error(sid, f"{by} must choose {name!r} but has no legal option")
+        if by.is_player:
+            agent = self.agents[by.seat]
+        else:
+            agent = self.auto_agent
+        index = agent.pick(self, by, name, options, prompt, prefer) if n > 1 or agent.asks_always else 0
+        if not 0 <= index < n:
+            raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
+        choice = options[index]
+        if self.record:
+            entry = ("d", by.name, name, index, n, describe(choice), self.sim_depth > 0)
+            self.log.append(entry)
+            if self.listener:
+                self.listener(entry)
+        return choice
+
+    def emit(self, event: int, args: tuple):
+        entry = ("e", event, args)
+        self.log.append(entry)
+        if self.listener:
+            self.listener(entry)
+
+    def draw(self, n: int, src: list, dst: list, sid: int):
+        if n > len(src):
+            raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
+        for _ in range(n):
+            dst.append(src.pop())
+
+    def draw_refill(self, n: int, src: list, refill: list, dst: list, sid: int):
+        for _ in range(n):
+            if not src:
+                if not refill:
+                    raise self.error(sid, "cannot draw: the pile and the pile that refills it are both empty")
+                src.extend(refill)
+                refill.clear()
+                self.shuffle(src)
+            dst.append(src.pop())
+
+    def move(self, card, src: list, dst: list, sid: int):
+        for i, c in enumerate(src):
+            if c is card:
+                del src[i]
+                dst.append(card)
+                return
+        raise self.error(sid, f"card {card} is not in the pile it should move from")
+
+    def shuffle(self, pile: list):
+        # Fisher-Yates over random(): stable across Python versions, unlike random.shuffle
+        rnd = self.rng.random
+        for i in range(len(pile) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            pile[i], pile[j] = pile[j], pile[i]
+
+    def roll(self, n: int) -> int:
+        return 1 + int(self.rng.random() * n)
+
+    def finish(self, winners):
+        self.result = list(winners)
+        raise _Finished
+
+    def player(self, name: str):
+        try:
+            return self.by_name[name]
+        except KeyError:
+            raise RuleRuntimeError(f"no participant is named {name!r}",
+                                   hint=f"known: {', '.join(self.by_name)}") from None
+
+    def new(self, kind, name: str):
+        p = kind(name, -1, False)
+        self.by_name.setdefault(name, p)
+        return p
+
+    def sim_begin(self, sid: int):
+        self.sim_depth += 1
+
+    def sim_end(self):
+        self.sim_depth -= 1
+
+    def over(self, sid: int):
+        raise self.error(sid, f"the rules ran more than {self.budget_total} loop steps in one game", BudgetError)
+
+
+def _no_emit(event, args):
+    return None
+
+
+def _explain(exc: Exception) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, IndexError):
+        return "index out of range: the list or pile is shorter than that"
+    if isinstance(exc, KeyError):
+        return f"no entry for {exc.args[0]} (was a choice made for it?)"
+    if isinstance(exc, AttributeError) and "NoneType" in str(exc):
+        return "a value is 'none' here (an empty pile's top, or an unset participant)"
+    if isinstance(exc, ValueError) and "empty" in str(exc):
+        return "min or max of nothing: the collection is empty"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def span_text(span: Span | None) -> str:
+    return str(span) if span else "?"

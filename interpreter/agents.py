@@ -60,6 +60,7 @@ class Scripted(Agent):
     """Plays decisions from a list (a record or a scenario), checking each is the one asked."""
 
     name = "scripted"
+    asks_always = True  # records list forced decisions too, so the script must see every one
 
     def __init__(self, decisions: list, where: str, fallback: Agent | None = None):
         self.decisions = decisions  # (by, name, option text or None, index or None, location)

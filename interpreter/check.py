@@ -22,7 +22,7 @@ BUILTINS = {
     "len": (1, 1), "sum": (1, 1), "min": (1, 9), "max": (1, 9), "any": (1, 1), "all": (1, 1),
     "abs": (1, 1), "clamp": (3, 3), "sort": (1, 1), "reverse": (1, 1), "unique": (1, 1), "first": (1, 1),
     "last": (1, 1), "top": (1, 1), "player": (1, 1), "range": (2, 2), "text": (1, 1), "roll": (1, 1),
-    "index_of": (2, 2), "count": (1, 1),
+    "index_of": (2, 2), "count": (1, 1), "plural": (2, 2),
 }
 BUILTIN_GLOBALS = {"players"}
 
@@ -606,7 +606,9 @@ class Checker:
             return self.player_type
         if n == "range":
             return list_of(INT)
-        if n == "text":
+        if n in ("text", "plural"):
+            if n == "plural" and not (fits(args[0], INT) and fits(args[1], TEXT)):
+                self.add("plural(COUNT, WORD) takes a number and a word", c.span)
             return TEXT
         if n == "index_of":
             return INT

@@ -381,6 +381,7 @@ class Gen:
             "text": lambda: f"_text({args[0]})",
             "roll": lambda: f"_roll({args[0]})",
             "index_of": lambda: f"{args[0]}.index({args[1]})",
+            "plural": lambda: f"_plural({args[0]}, {args[1]})",
         }[n]()
 
     def comp(self, c: ast.Comprehension, elem: str | None = None) -> str:

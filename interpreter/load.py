@@ -72,7 +72,7 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
           variant_names: tuple[str, ...] = ()) -> Loaded:
     files, sources = [], {}
     for path in base + variants:
-        f = parse_file(path)
+        f = getattr(path, "parsed", None) or parse_file(path)
         files.append(f)
         sources[str(path)] = path.read_text(encoding="utf-8")
     prog = link(files[: len(base)], files[len(base):], sources)

@@ -32,6 +32,7 @@ def _build(strict: bool) -> Lark:
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
+        lexer="basic",
         propagate_positions=True,
         maybe_placeholders=True,
         strict=strict,
@@ -39,9 +40,40 @@ def _build(strict: bool) -> Lark:
     )
 
 
+def _keywords(lark: Lark) -> frozenset[str]:
+    return frozenset(t.name for t in lark.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier())
+
+
+def _parse_tree(text: str):
+    """Parse, letting a keyword stand as a name wherever the grammar cannot take the keyword.
+
+    Words like `players`, `card` or `score` are keywords in a few declarations but natural names
+    in rules; LALR state merging would otherwise reject them as names after a block or value.
+    """
+    lark = parser()
+    keywords = _keywords(lark)
+    ip = lark.parse_interactive()
+    for tok in lark.lex(text):
+        if tok.type in keywords:
+            choices = ip.choices()
+            if "NAME" in choices and (tok.type not in choices or not _accepts(ip, tok)):
+                tok = Token.new_borrow_pos("NAME", tok.value, tok)
+        ip.feed_token(tok)
+    return ip.feed_eof()
+
+
+def _accepts(ip, tok: Token) -> bool:
+    trial = ip.copy()
+    try:
+        trial.feed_token(tok)
+    except UnexpectedInput:
+        return False
+    return True
+
+
 def parse(text: str, path: str = "<string>") -> ast.SourceFile:
     try:
-        tree = parser().parse(text)
+        tree = _parse_tree(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, path) from None
     try:
@@ -116,7 +148,7 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesSyntaxError:
     label = None
     try:
         examples = {key: snippets for key, (_, snippets) in SYNTAX_EXAMPLES.items()}
-        label = e.match_examples(parser().parse, examples, use_accepts=True)
+        label = e.match_examples(_parse_tree, examples, use_accepts=True)
     except Exception:  # noqa: BLE001 - matching is best effort; fall back to the raw message
         label = None
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1

@@ -89,6 +89,10 @@ def _sort_by(pairs, desc):
     return [v for _, v in pairs]
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n in (1, -1) else f"{n} {word}s"
+
+
 def _text(x) -> str:
     return describe(x)
 
@@ -109,6 +113,7 @@ def describe(x) -> str:
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
+    "_plural": _plural,
 }
 
 

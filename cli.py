@@ -1,0 +1,265 @@
+"""The `pitwall` command: thin click wrappers over the interpreter's library functions."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .interpreter.errors import PitwallError, render
+
+
+class UserError(click.ClickException):
+    """A mistake in the user's input: rendered with file, line, caret and hint; exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, error: PitwallError):
+        super().__init__(error.message)
+        self.error = error
+
+    def show(self, file=None):
+        click.echo(render(self.error), err=True)
+
+
+def guarded(fn):
+    """Turn every PitwallError into a UserError, so users never see a traceback for their mistakes."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except PitwallError as e:
+            raise UserError(e) from None
+
+    return wrapper
+
+
+def variant_option(fn):
+    return click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
+                        help="Apply a variant (repeatable; applied in order).")(fn)
+
+
+def seed_option(fn):
+    return click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the game's generator.")(fn)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pitwall")
+def cli():
+    """Write, run and study the rules of racing board games."""
+
+
+@cli.command()
+@guarded
+def games():
+    """List the games and their variants.
+
+    \b
+    Example:
+        pitwall games
+    """
+    from .interpreter.load import games as all_games
+    from .interpreter.load import load
+
+    for g in all_games():
+        loaded = load(g.name)
+        decl = loaded.program.game
+        click.echo(f"{g.name.replace('_', '-')}: {decl.title} ({decl.min_players}-{decl.max_players} players)")
+        for name, path in g.variant_files().items():
+            click.echo(f"    --variant {name}: {_variant_title(path)}")
+
+
+def _variant_title(path: Path) -> str:
+    from .interpreter import ast
+    from .interpreter.parse import parse_file
+
+    decl = next((i for i in parse_file(path).items if isinstance(i, ast.VariantDecl)), None)
+    return decl.title if decl else "?"
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@guarded
+def check(files):
+    """Parse and check rules, variant or scenario files.
+
+    A variant is checked on top of its game's rules; a rules file together with the other
+    rules files of its folder.
+
+    \b
+    Example:
+        pitwall check games/why_first/variants/tactical.pw
+    """
+    from .interpreter.load import check_file
+
+    for f in files:
+        check_file(f)
+        click.echo(f"{f}: ok")
+
+
+def _setup(game, variants, players, names):
+    from .interpreter.engine import player_names
+    from .interpreter.load import load
+
+    loaded = load(game, tuple(variants))
+    return loaded, player_names(loaded, players, names.split(",") if names else None)
+
+
+@cli.command()
+@click.argument("game")
+@variant_option
+@click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players (default: the fewest allowed).")
+@click.option("--names", help="Comma-separated player names.")
+@seed_option
+@click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
+              help="random, first, heuristic or human; SEAT=AGENT for one seat. human alone takes seat 1.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game record (JSON Lines) here.")
+@click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@guarded
+def play(game, variants, players, names, seed, agents, record_path, decisions):
+    """Play a seeded game and narrate it.
+
+    \b
+    Example:
+        pitwall play why-first --players 4 --seed 7 --record game.jsonl
+        pitwall play why-first --agent human
+    """
+    from .interpreter.engine import agent_names, new_game
+    from .interpreter.record import entry_line, record_lines, result_line, text_of
+
+    loaded, names_ = _setup(game, variants, players, names)
+    seats = agent_names(list(agents), len(names_), "heuristic")
+
+    def tell(entry):
+        text = text_of(entry_line(loaded, entry), decisions)
+        if text:
+            click.echo(text)
+
+    g, header = new_game(loaded, names_, seats, seed, listener=tell)
+    g.run()
+    click.echo(text_of(result_line(g)))
+    if record_path:
+        record_path.write_text("\n".join(record_lines(g, header)) + "\n", encoding="utf-8")
+        click.echo(f"Record written to {record_path}", err=True)
+
+
+@cli.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--step", is_flag=True, help="Wait for Enter after each event.")
+@click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@guarded
+def replay(record, step, decisions):
+    """Re-run a game record, verify every line, and narrate it.
+
+    \b
+    Example:
+        pitwall replay game.jsonl --step
+    """
+    from .interpreter.record import replay as run_replay
+    from .interpreter.record import text_of
+
+    def tell(line):
+        text = text_of(line, decisions)
+        if text:
+            click.echo(text)
+            if step and "event" in line:
+                click.prompt("", default="", show_default=False, prompt_suffix="", err=True)
+
+    run_replay(record, tell)
+    click.echo(f"Replay matches the record ({record})", err=True)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--decisions/--no-decisions", default=True, help="Also narrate every decision.")
+@guarded
+def scenario(file, decisions):
+    """Run a scenario (a stated position plus scripted decisions) and print its narration.
+
+    \b
+    Example:
+        pitwall scenario games/why_first/scenarios/movement.pw
+    """
+    from .interpreter.scenario import narrate
+
+    for line in narrate(file, decisions):
+        click.echo(line)
+
+
+@cli.command()
+@click.argument("game")
+@variant_option
+@click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players.")
+@click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@seed_option
+@click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT", help="As for play; default random.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@guarded
+def simulate(game, variants, players, count, jobs, seed, agents, as_json):
+    """Simulate many games (game i uses seed S+i) and summarise the results.
+
+    \b
+    Example:
+        pitwall simulate why-first --players 4 --games 10000 --jobs 2
+        pitwall simulate why-first -v tactical -p 4 -n 2000 --json
+    """
+    from .interpreter.engine import agent_names
+    from .interpreter.simulate import simulate as run, summarize
+
+    loaded, names_ = _setup(game, variants, players, None)
+    seats = agent_names(list(agents), len(names_), "random")
+    if "human" in seats:
+        raise click.UsageError("simulate plays without people; choose random, first or heuristic agents")
+    start = time.perf_counter()
+    outcomes = _with_progress(count, lambda tick: run(loaded.program.game.name, loaded.variants, names_, seats,
+                                                      count, seed, jobs, tick))
+    elapsed = time.perf_counter() - start
+    summary = summarize(outcomes, names_)
+    summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    _print_summary(summary, elapsed)
+
+
+def _with_progress(total, work):
+    if not sys.stderr.isatty():
+        return work(None)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("simulating", total=total)
+        return work(lambda k: bar.advance(task, k))
+
+
+def _print_summary(summary: dict, elapsed: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    variants = ", ".join(summary["variants"]) or "base game"
+    table = Table(title=f"{summary['game']} ({variants}): {summary['games']} games, seed {summary['seed']}")
+    for col in ("participant", "agent", "wins", "shared", "win rate", "mean score"):
+        table.add_column(col, justify="left" if col in ("participant", "agent") else "right")
+    agents = dict(zip((r["name"] for r in summary["participants"] if r["player"]), summary["agents"]))
+    for r in summary["participants"]:
+        table.add_row(r["name"], agents.get(r["name"], "rules"), str(r["wins"]), str(r["shared_wins"]),
+                      f"{100 * r['win_rate']:.1f}%", f"{r['mean_score']:.2f}" if "mean_score" in r else "-")
+    Console().print(table)
+    click.echo(f"{summary['games'] / elapsed:.0f} games/s", err=True)
+
+
+def main():
+    cli(prog_name="pitwall")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Play games: pick agents, run, and return the game with its record header."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .agents import AGENTS, Agent, Heuristic, make_agent
+from .errors import PitwallError
+from .load import Loaded
+from .record import Header
+from .runtime import Game
+
+
+def player_names(loaded: Loaded, count: int | None, names: list[str] | None = None) -> list[str]:
+    g = loaded.program.game
+    if names:
+        if len(set(names)) != len(names):
+            raise PitwallError("player names must differ")
+        count = len(names) if count is None else count
+        if count != len(names):
+            raise PitwallError(f"{len(names)} names given for {count} players")
+    count = g.min_players if count is None else count
+    if not g.min_players <= count <= g.max_players:
+        raise PitwallError(f"{g.title} takes {g.min_players} to {g.max_players} players, not {count}")
+    if names:
+        return list(names)
+    return [g.names[i] if i < len(g.names) else f"Player {i + 1}" for i in range(count)]
+
+
+def agent_names(specs: list[str], count: int, default: str) -> list[str]:
+    """--agent NAME sets every seat (human: seat 1 only); --agent N=NAME sets seat N."""
+    seats: list[str | None] = [None] * count
+    fill = default
+    for spec in specs:
+        seat, _, name = spec.rpartition("=")
+        if name not in AGENTS:
+            raise PitwallError(f"unknown agent {name!r}", hint="agents: " + ", ".join(AGENTS))
+        if seat:
+            if not seat.isdigit() or not 1 <= int(seat) <= count:
+                raise PitwallError(f"--agent {spec}: seat must be 1 to {count}")
+            seats[int(seat) - 1] = name
+        elif name == "human":
+            seats[0] = seats[0] or "human"
+        else:
+            fill = name
+    return [s or fill for s in seats]
+
+
+def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *, record: bool = True,
+             listener: Callable | None = None, budget: int = 1_000_000) -> tuple[Game, Header]:
+    made: list[Agent] = [make_agent(a, seed, i) for i, a in enumerate(agents)]
+    game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget,
+                auto_agent=Heuristic(seed, len(players)))
+    header = Header(loaded.program.game.name, loaded.variants, loaded.rules_hash, seed, tuple(players),
+                    tuple(agents))
+    return game, header

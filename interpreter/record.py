@@ -1,0 +1,163 @@
+"""Game records (JSON Lines), narration, and replay that fails loudly at the first divergence.
+
+A record is a header line (game, variants, rules hash, seed, players, agents), then one line per
+decision and per event in the order they happened, then the result. Narration reads only this.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+import attrs
+
+from .. import __version__
+from .agents import Scripted
+from .errors import RecordError
+from .load import Loaded, load
+from .runtime import Game, _Card, _Participant, describe
+
+
+@attrs.frozen
+class Header:
+    game: str
+    variants: tuple[str, ...]
+    rules_hash: str
+    seed: int
+    players: tuple[str, ...]
+    agents: tuple[str, ...]
+
+    def line(self) -> str:
+        return _dumps({"record": "pitwall", "version": 1, "pitwall": __version__, "game": self.game,
+                       "variants": list(self.variants), "rules_hash": self.rules_hash, "seed": self.seed,
+                       "players": list(self.players), "agents": list(self.agents)})
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def jsonable(x):
+    if isinstance(x, _Participant):
+        return x.name
+    if isinstance(x, _Card):
+        return str(x)
+    if isinstance(x, (list, tuple)):
+        return [jsonable(i) for i in x]
+    if isinstance(x, dict):
+        return {describe(k): jsonable(v) for k, v in x.items()}
+    return x
+
+
+class _Seq(tuple):
+    """Collections read as words in narration: '+2, -3' or 'nothing'."""
+
+    def __format__(self, spec):
+        return format(describe(list(self)), spec)
+
+
+def narrate_event(loaded: Loaded, event: int, args: tuple) -> str:
+    c = loaded.compiled
+    values = {name: (_Seq(a) if isinstance(a, (list, tuple)) else a) for name, a in zip(c.event_params[event], args)}
+    return c.templates[event].format(**values)
+
+
+def entry_line(loaded: Loaded, entry: tuple) -> dict:
+    if entry[0] == "d":
+        _, by, name, index, n, text, secret = entry
+        return {"decision": name, "by": by, "pick": index, "of": n, "option": text, "secret": secret}
+    _, event, args = entry
+    c = loaded.compiled
+    return {"event": c.events[event], "text": narrate_event(loaded, event, args),
+            "args": {k: jsonable(v) for k, v in zip(c.event_params[event], args)}}
+
+
+def result_line(game: Game) -> dict:
+    score = game.loaded.program.game.score
+    scores = {p.name: getattr(p, score) for p in game.by_name.values()} if score else {}
+    return {"result": {"winners": [w.name for w in game.result or []], "scores": scores}}
+
+
+def record_lines(game: Game, header: Header) -> list[str]:
+    lines = [header.line()]
+    lines += [_dumps(entry_line(game.loaded, e)) for e in game.log]
+    lines.append(_dumps(result_line(game)))
+    return lines
+
+
+def text_of(line: dict, decisions: bool = False) -> str | None:
+    """The narration of one record line (None for lines that are not told)."""
+    if "event" in line:
+        return line["text"]
+    if "decision" in line and decisions:
+        how = " (secretly)" if line.get("secret") else ""
+        return f"  > {line['by']} chooses {line['decision']}: {line['option']}{how}"
+    if "result" in line:
+        return "Winners: " + (", ".join(line["result"]["winners"]) or "nobody")
+    return None
+
+
+# ---------------------------------------------------------------- reading and replay
+def read_record(path: Path) -> tuple[Header, list[dict]]:
+    try:
+        raw = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise RecordError(f"cannot read record {path}: {e.strerror}") from None
+    lines = []
+    for i, text in enumerate(raw, 1):
+        try:
+            lines.append(json.loads(text))
+        except json.JSONDecodeError as e:
+            raise RecordError(f"{path}:{i}: not a JSON line ({e.msg} at column {e.colno})") from None
+    if not lines or lines[0].get("record") != "pitwall":
+        raise RecordError(f"{path}:1: not a Pitwall game record (the first line must be its header)")
+    h = lines[0]
+    try:
+        header = Header(h["game"], tuple(h["variants"]), h["rules_hash"], int(h["seed"]), tuple(h["players"]),
+                        tuple(h["agents"]))
+    except (KeyError, TypeError, ValueError) as e:
+        raise RecordError(f"{path}:1: the header lacks or garbles {e}") from None
+    return header, lines[1:]
+
+
+def replay(path: Path, listener: Callable[[dict], None] | None = None) -> Game:
+    """Re-run a record's decisions with today's rules and compare every line."""
+    header, body = read_record(path)
+    loaded = load(header.game, header.variants)
+    if loaded.rules_hash != header.rules_hash:
+        raise RecordError(f"{path}:1: the record was made with other rules (hash {header.rules_hash}); "
+                          f"these rules hash to {loaded.rules_hash}",
+                          hint="the rules changed since the game was recorded; re-record it")
+    decisions = [(d.get("by"), d.get("decision"), d.get("option"), d.get("pick"), f"{path}:{i}")
+                 for i, d in enumerate(body, 2) if "decision" in d]
+    agent = Scripted(decisions, str(path))
+    checked = [0]
+
+    def verify(entry: tuple) -> None:
+        i = checked[0]
+        got = json.loads(_dumps(entry_line(loaded, entry)))
+        if i >= len(body) or body[i] != got:
+            want = body[i] if i < len(body) else "the end of the record"
+            raise RecordError(f"{path}:{i + 2}: replay diverges here", hint=f"record: {want}\n  now:    {got}")
+        checked[0] += 1
+        if listener:
+            listener(got)
+
+    game = Game(loaded, list(header.players), [agent] * len(header.players), header.seed, listener=verify,
+                auto_agent=agent)
+    game.run()
+    result = json.loads(_dumps(result_line(game)))
+    i = checked[0]
+    if i >= len(body) or body[i] != result:
+        want = body[i] if i < len(body) else "the end of the record"
+        raise RecordError(f"{path}:{i + 2}: replay diverges at the result", hint=f"record: {want}\n  now: {result}")
+    if i + 1 != len(body):
+        raise RecordError(f"{path}:{i + 3}: the record goes on after the game ended")
+    if listener:
+        listener(result)
+    return game
+
+
+def narration(lines: list[dict], decisions: bool = False) -> list[str]:
+    return [t for t in (text_of(line, decisions) for line in lines) if t is not None]

@@ -1,0 +1,97 @@
+"""Scenarios: start from a stated position with scripted decisions (rulebook examples, fixtures).
+
+A scenario file holds one `scenario "Title" { ... }` block: the game, variants, players, seed,
+a `setup` block of ordinary statements that states the position, the rule to `run`, and the
+`decide "Player" decision "option"` lines the agents answer with, in order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from . import ast
+from .agents import Scripted
+from .errors import PitwallError, RecordError
+from .load import Loaded, build, find_game, game_of_file
+from .parse import parse_file
+from .runtime import Game
+
+SETUP, RUN = "__scenario_setup", "__scenario_run"
+
+
+@attrs.frozen
+class Scenario:
+    decl: ast.ScenarioDecl
+    loaded: Loaded
+    path: Path
+
+
+def load_scenario(path: Path) -> Scenario:
+    parsed = parse_file(path)
+    decls = [i for i in parsed.items if isinstance(i, ast.ScenarioDecl)]
+    if len(decls) != 1 or len(parsed.items) != 1:
+        raise PitwallError("a scenario file holds exactly one 'scenario \"Title\" { ... }' block", parsed.span)
+    sc = decls[0]
+    game = find_game(sc.game) if sc.game else game_of_file(Path(path))
+    if game is None:
+        raise PitwallError("which game? add 'game NAME' to the scenario", sc.span)
+    if sc.run is None:
+        raise PitwallError("a scenario needs 'run RULE(...)': the rule to play from the stated position", sc.span)
+    variants = game.variant_files()
+    missing = [v for v in sc.variants if v not in variants]
+    if missing:
+        raise PitwallError(f"{game.name} has no variant {missing[0]!r}", sc.span,
+                           "variants: " + (", ".join(variants) or "none"))
+    # The setup and the run become two rules of their own, checked and compiled with the game.
+    extra = ast.SourceFile(str(path), (
+        ast.RuleDecl(SETUP, (), sc.setup or ast.Block((), span=sc.span), span=sc.span),
+        ast.RuleDecl(RUN, (), ast.Block((ast.CallStmt(sc.run, span=sc.run.span),), span=sc.run.span),
+                     span=sc.run.span),
+    ), span=sc.span)
+    loaded = build(game.base_files() + [_Synthetic(extra)], [variants[v] for v in sc.variants], game, sc.variants)
+    return Scenario(sc, loaded, Path(path))
+
+
+class _Synthetic(type(Path())):
+    """A path whose parse is already done (the scenario's own rules)."""
+
+    def __new__(cls, parsed: ast.SourceFile):
+        self = super().__new__(cls, parsed.path)
+        self.parsed = parsed
+        return self
+
+
+def run_scenario(sc: Scenario, listener=None) -> Game:
+    d = sc.decl
+    g = sc.loaded.program.game
+    if not g.min_players <= len(d.players) <= g.max_players:
+        raise RecordError(f"{sc.path}:{d.span.line}: {g.title} takes {g.min_players} to {g.max_players} players")
+    decisions = [(x.by, x.name, x.option, None, f"{x.span}") for x in d.decisions]
+    agent = Scripted(decisions, str(sc.path))
+    game = Game(sc.loaded, list(d.players), [agent] * len(d.players), d.seed, listener=listener, auto_agent=agent)
+    game.start()
+    game.run_rule(SETUP, [])
+    game.run_rule(RUN, [])
+    if agent.next < len(decisions):
+        unused = d.decisions[agent.next]
+        raise RecordError(f"{unused.span}: this decision was never asked for", unused.span,
+                          "the scenario ended before it; remove it or fix the ones before it")
+    return game
+
+
+def narrate(path: Path, decisions: bool = True) -> list[str]:
+    """The scenario's title and narration, as `pitwall scenario` prints it (golden files too)."""
+    from .record import entry_line, text_of
+
+    sc = load_scenario(path)
+    lines = [f"# {sc.decl.title}"]
+
+    def tell(entry):
+        text = text_of(entry_line(sc.loaded, entry), decisions)
+        if text:
+            lines.append(text)
+
+    run_scenario(sc, tell)
+    return lines

@@ -1,0 +1,75 @@
+"""The golden files: which whole games are recorded, and how to (re)make them.
+
+Regenerate after a deliberate change of rules or narration, then read the diff:
+    python tests/goldens.py
+Only files whose content changed are rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pitwall.interpreter.engine import new_game, player_names
+from pitwall.interpreter.load import games, load
+from pitwall.interpreter.record import narration, read_record, record_lines
+from pitwall.interpreter.scenario import narrate
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+# (game, variants, players, seed, agents): whole seeded games, like OpenSpiel's playthroughs.
+GAMES = [
+    ("why_first", (), 2, 1, "heuristic"),
+    ("why_first", (), 3, 2, "random"),
+    ("why_first", (), 4, 7, "heuristic"),
+    ("why_first", (), 6, 3, "random"),
+    ("why_first", ("tactical",), 2, 4, "random"),
+    ("why_first", ("tactical",), 4, 5, "heuristic"),
+    ("why_first", ("all_together_score",), 3, 9, "first"),
+]
+
+
+def game_stem(game, variants, players, seed, agent) -> Path:
+    label = "+".join(variants) or "base"
+    return GOLDEN / game / f"{label}-p{players}-seed{seed}-{agent}"
+
+
+def make_game(game, variants, players, seed, agent) -> tuple[str, str]:
+    loaded = load(game, variants)
+    names = player_names(loaded, players)
+    g, header = new_game(loaded, names, [agent] * players, seed)
+    g.run()
+    lines = record_lines(g, header)
+    body = [json.loads(x) for x in lines[1:]]
+    return "\n".join(lines) + "\n", "\n".join(narration(body)) + "\n"
+
+
+def scenario_files() -> list[Path]:
+    return [p for g in games() for p in g.scenario_files()]
+
+
+def scenario_golden(path: Path) -> Path:
+    return GOLDEN / path.parent.parent.name / "scenarios" / (path.stem + ".txt")
+
+
+def _write(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"Updated {path.relative_to(GOLDEN.parent)}")
+
+
+def regenerate() -> None:
+    for spec in GAMES:
+        record, story = make_game(*spec)
+        stem = game_stem(*spec)
+        _write(stem.with_suffix(".jsonl"), record)
+        _write(stem.with_suffix(".txt"), story)
+    for path in scenario_files():
+        _write(scenario_golden(path), "\n".join(narrate(path)) + "\n")
+
+
+__all__ = ["GAMES", "game_stem", "read_record", "regenerate", "scenario_files", "scenario_golden"]
+
+if __name__ == "__main__":
+    regenerate()

@@ -1,0 +1,123 @@
+"""Run-time failures of the rules point at their source line: budget, empty piles, bad indexes."""
+
+from __future__ import annotations
+
+import pytest
+
+from pitwall.interpreter.agents import FirstLegal, Scripted
+from pitwall.interpreter.errors import BudgetError, RecordError, RuleRuntimeError
+from pitwall.interpreter.load import build
+from pitwall.interpreter.runtime import Game
+
+HEAD = """
+game g "G" { players P 1 to 3  play main }
+card C "{v}" { v: int }
+participant P { hand: pile of C  n: int = 0 }
+deck cards of C { (1) (2) (3) }
+global pile: pile of C = cards
+"""
+
+
+def run(tmp_path, body, agents=None, budget=10_000):
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    loaded = build([path], [])
+    game = Game(loaded, ["A"], agents or [FirstLegal()], 1, budget=budget, auto_agent=FirstLegal())
+    return game.run(), path
+
+
+def test_runaway_loop_stops_with_budget_error_at_its_line(tmp_path):
+    body = "rule main() {\n    let x = 0\n    while x >= 0 {\n        x += 1\n    }\n}\n"
+    with pytest.raises(BudgetError) as e:
+        run(tmp_path, body)
+    assert e.value.span.line == HEAD.count("\n") + 3
+    assert "loop steps" in e.value.message
+
+
+def test_endless_recursion_is_a_budget_error(tmp_path):
+    with pytest.raises(BudgetError) as e:
+        run(tmp_path, "rule main() { again() }\nrule again() { main() }\n")
+    assert e.value.span is not None
+
+
+def test_drawing_too_many_cards_names_the_draw(tmp_path):
+    body = "rule main() {\n    draw 5 from pile to players[0].hand\n    finish players\n}\n"
+    with pytest.raises(RuleRuntimeError) as e:
+        run(tmp_path, body)
+    assert "cannot draw 5" in e.value.message
+    assert e.value.span.line == HEAD.count("\n") + 2
+
+
+def test_index_out_of_range_points_at_the_expression(tmp_path):
+    body = "rule main() {\n    let x = [1, 2]\n    players[0].n = x[5]\n    finish players\n}\n"
+    with pytest.raises(RuleRuntimeError) as e:
+        run(tmp_path, body)
+    assert "index out of range" in e.value.message
+    assert e.value.span.line == HEAD.count("\n") + 3
+
+
+def test_game_must_finish(tmp_path):
+    with pytest.raises(RuleRuntimeError, match="without 'finish'"):
+        run(tmp_path, "rule main() { players[0].n = 1 }\n")
+
+
+def test_choice_with_no_option_is_an_error(tmp_path):
+    body = "rule main() {\n    choose c from players[0].hand by players[0]\n    finish players\n}\n"
+    with pytest.raises(RuleRuntimeError, match="no legal option"):
+        run(tmp_path, body)
+
+
+def test_refill_reshuffles_the_discards(tmp_path):
+    body = """global spent: pile of C
+global stock: pile of C refill from spent
+rule main() {
+    empty pile into spent
+    draw 2 from stock to players[0].hand
+    players[0].n = len(players[0].hand) + len(spent) + len(stock)
+    finish players
+}
+"""
+    winners, _ = run(tmp_path, body)
+    assert winners[0].n == 3
+
+
+def test_scripted_agent_rejects_an_illegal_option(tmp_path):
+    body = "rule main() {\n    draw 3 from pile to players[0].hand\n    choose c from players[0].hand by players[0]\n" \
+           "    finish players\n}\n"
+    with pytest.raises(RecordError, match="'9' is not a legal"):
+        run(tmp_path, body, [Scripted([("A", "c", "9", None, "here")], "x")])
+
+
+def test_modifiers_change_a_function_while_their_condition_holds(tmp_path):
+    body = """function cost(p: P) -> int = 3
+modify cost when p.n > 0 = result - 1
+modify cost when p.n > 5 = result * 10
+rule main() {
+    let before = cost(players[0])
+    players[0].n = 7
+    players[0].n = before * 100 + cost(players[0])
+    finish players
+}
+"""
+    winners, _ = run(tmp_path, body)
+    assert winners[0].n == 320
+
+
+def test_simultaneous_choices_are_made_against_the_same_state(tmp_path):
+    body = """rule main() {
+    draw 3 from pile to players[0].hand
+    simultaneous p in players {
+        choose a[p] from p.hand prefer option.v
+        choose b[p] from p.hand prefer 0 - option.v
+    }
+    players[0].n = a[players[0]].v * 10 + b[players[0]].v
+    finish players
+}
+"""
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    from pitwall.interpreter.agents import Heuristic
+
+    game = Game(build([path], []), ["A"], [Heuristic()], 1, auto_agent=FirstLegal())
+    assert game.run()[0].n == 31
+    assert [e[6] for e in game.log if e[0] == "d"] == [True, True]

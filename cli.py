@@ -46,7 +46,8 @@ def variant_option(fn):
 
 
 def seed_option(fn):
-    return click.option("--seed", "-s", type=int, default=1, show_default=True, help="Seed of the game's generator.")(fn)
+    return click.option("--seed", "-s", type=int, default=1, show_default=True,
+                        help="Seed of the game's generator.")(fn)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -212,7 +213,8 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json):
         pitwall simulate why-first -v tactical -p 4 -n 2000 --json
     """
     from .interpreter.engine import agent_names
-    from .interpreter.simulate import simulate as run, summarize
+    from .interpreter.simulate import simulate as run
+    from .interpreter.simulate import summarize
 
     loaded, names_ = _setup(game, variants, players, None)
     seats = agent_names(list(agents), len(names_), "random")

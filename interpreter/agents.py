@@ -6,7 +6,7 @@ import random
 
 import click
 
-from .errors import RecordError
+from .errors import PitwallError, RecordError
 from .runtime import describe
 
 
@@ -109,7 +109,7 @@ class Human(Agent):
             try:
                 raw = input(f"[1-{len(options)}]> ").strip()
             except EOFError:
-                raise click.Abort() from None
+                raise PitwallError(f"input ended while the game waited for {by.name}'s {decision!r}") from None
             if raw.isdigit() and 1 <= int(raw) <= len(options):
                 return int(raw) - 1
             texts = [describe(o).lower() for o in options]

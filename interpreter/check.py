@@ -520,7 +520,8 @@ class Checker:
             if obj.kind == "participant" and e.name in BUILTIN_FIELDS:
                 return BUILTIN_FIELDS[e.name]
             names = [f.name for f in rec.fields] + (list(BUILTIN_FIELDS) if obj.kind == "participant" else [])
-            self.add(f"{obj.name} has no field {e.name!r}", e.span, self.suggest(e.name, names))
+            self.add(f"{obj.name} has no field {e.name!r}", e.span,
+                     self.suggest(e.name, names) or f"fields of {obj.name}: {', '.join(names)}")
             return ANY
         self.add(f"{obj} has no fields; cannot read .{e.name}", e.span)
         return ANY

@@ -68,8 +68,17 @@ def find_game(name: str) -> GameDir:
     raise PitwallError(f"no game named {name!r}", hint=f"games: {known}")
 
 
+class ParsedPath(type(Path())):
+    """A path that carries its already-parsed file, so no file is parsed twice."""
+
+    def __new__(cls, parsed: ast.SourceFile):
+        self = super().__new__(cls, parsed.path)
+        self.parsed = parsed
+        return self
+
+
 def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
-          variant_names: tuple[str, ...] = ()) -> Loaded:
+          variant_names: tuple[str, ...] = (), execute: bool = True) -> Loaded:
     files, sources = [], {}
     for path in base + variants:
         f = getattr(path, "parsed", None) or parse_file(path)
@@ -79,7 +88,8 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     types = check(prog)
     compiled = compile_program(prog, types)
     namespace = dict(NAMESPACE)
-    exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
+    if execute:
+        exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
     return Loaded(game, variant_names, prog, compiled, namespace)
 
 
@@ -110,6 +120,7 @@ def game_of_file(path: Path) -> GameDir | None:
 def check_file(path: Path) -> Loaded | ast.SourceFile:
     """`pitwall check`: a variant is checked on top of its game; a rules file with its siblings."""
     parsed = parse_file(path)
+    path = ParsedPath(parsed)
     if any(isinstance(i, ast.ScenarioDecl) for i in parsed.items):
         from .scenario import load_scenario
 
@@ -118,10 +129,8 @@ def check_file(path: Path) -> Loaded | ast.SourceFile:
     game = game_of_file(path)
     is_variant = any(isinstance(i, ast.VariantDecl) for i in parsed.items)
     if game is None:
-        return build([path], [])
+        return build([path], [], execute=False)
     if is_variant:
-        return build(game.base_files(), [path], game, (path.stem,))
-    base = game.base_files()
-    if path.resolve() not in [b.resolve() for b in base]:
-        base = base + [path]
-    return build(base, [], game)
+        return build(game.base_files(), [path], game, (path.stem,), execute=False)
+    base = [b for b in game.base_files() if b.resolve() != path.resolve()]
+    return build(base + [path], [], game, execute=False)

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import ast as pyast
+import hashlib
+import os
+import pickle
 import threading
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.parsers.lalr_analysis import Shift
 
+from .. import __version__
 from . import ast
 from .errors import PitwallError, RulesSyntaxError, Span
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "pitwall.lark"
+_GRAMMAR_TEXT = GRAMMAR.read_text(encoding="utf-8")
 _lock = threading.Lock()
 _parser: Lark | None = None
 
@@ -30,7 +36,7 @@ def parser(strict: bool = False) -> Lark:
 
 def _build(strict: bool) -> Lark:
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
+        _GRAMMAR_TEXT,
         parser="lalr",
         lexer="basic",
         propagate_positions=True,
@@ -63,12 +69,23 @@ def _parse_tree(text: str):
 
 
 def _accepts(ip, tok: Token) -> bool:
-    trial = ip.copy()
-    try:
-        trial.feed_token(tok)
-    except UnexpectedInput:
-        return False
-    return True
+    """Would the parser shift this token after its pending reductions? (States only, no tree.)"""
+    state = ip.parser_state
+    states = state.parse_conf.parse_table.states
+    stack = list(state.state_stack)
+    while True:
+        action = states[stack[-1]].get(tok.type)
+        if action is None:
+            return False
+        kind, arg = action
+        if kind is Shift:
+            return True
+        if arg.expansion:
+            del stack[-len(arg.expansion):]
+        goto = states[stack[-1]].get(arg.origin.name)
+        if goto is None:
+            return False
+        stack.append(goto[1])
 
 
 def parse(text: str, path: str = "<string>") -> ast.SourceFile:
@@ -91,7 +108,31 @@ def parse_file(path: str | Path) -> ast.SourceFile:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise PitwallError(f"cannot read {p}: {e.strerror}") from None
-    return parse(text, str(path))
+    cached = _cache_path(text, str(path))
+    if cached is not None and cached.exists():
+        try:
+            return pickle.loads(cached.read_bytes())
+        except Exception:  # noqa: BLE001 - a stale or broken cache entry is simply re-made
+            pass
+    tree = parse(text, str(path))
+    if cached is not None:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL))
+            tmp.replace(cached)
+        except OSError:
+            pass
+    return tree
+
+
+def _cache_path(text: str, path: str) -> Path | None:
+    """Parsed files are cached by content (like Lark's grammar cache); PITWALL_NO_CACHE=1 turns it off."""
+    if os.environ.get("PITWALL_NO_CACHE"):
+        return None
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = hashlib.sha256(f"{__version__}\0{_GRAMMAR_TEXT}\0{path}\0{text}".encode()).hexdigest()[:32]
+    return Path(root) / "pitwall" / f"ast-{key}.pickle"
 
 
 # ---------------------------------------------------------------- syntax errors
@@ -172,8 +213,9 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesSyntaxError:
 
 
 def _pretty(terminal: str) -> str:
-    return {"NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
-            "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "COMMA": "','", "COLON": "':'"}.get(terminal, terminal.lower())
+    names = {"NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
+             "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "COMMA": "','", "COLON": "':'"}
+    return names.get(terminal, terminal.lower())
 
 
 # ---------------------------------------------------------------- tree -> AST

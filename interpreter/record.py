@@ -7,8 +7,8 @@ decision and per event in the order they happened, then the result. Narration re
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import attrs
 

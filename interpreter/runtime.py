@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import BudgetError, PitwallError, RuleRuntimeError, Span
 

@@ -14,7 +14,7 @@ import attrs
 from . import ast
 from .agents import Scripted
 from .errors import PitwallError, RecordError
-from .load import Loaded, build, find_game, game_of_file
+from .load import Loaded, ParsedPath, build, find_game, game_of_file
 from .parse import parse_file
 from .runtime import Game
 
@@ -50,17 +50,8 @@ def load_scenario(path: Path) -> Scenario:
         ast.RuleDecl(RUN, (), ast.Block((ast.CallStmt(sc.run, span=sc.run.span),), span=sc.run.span),
                      span=sc.run.span),
     ), span=sc.span)
-    loaded = build(game.base_files() + [_Synthetic(extra)], [variants[v] for v in sc.variants], game, sc.variants)
+    loaded = build(game.base_files() + [ParsedPath(extra)], [variants[v] for v in sc.variants], game, sc.variants)
     return Scenario(sc, loaded, Path(path))
-
-
-class _Synthetic(type(Path())):
-    """A path whose parse is already done (the scenario's own rules)."""
-
-    def __new__(cls, parsed: ast.SourceFile):
-        self = super().__new__(cls, parsed.path)
-        self.parsed = parsed
-        return self
 
 
 def run_scenario(sc: Scenario, listener=None) -> Game:

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable
 
 import attrs
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from goldens import GAMES, game_stem, make_game, scenario_files, scenario_golden
-
 from pitwall.interpreter.record import narration, replay
 from pitwall.interpreter.scenario import narrate
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pitwall.interpreter.engine import new_game, player_names
 from pitwall.interpreter.load import load
 from pitwall.interpreter.record import record_lines

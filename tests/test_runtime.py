@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from pitwall.interpreter.agents import FirstLegal, Scripted
 from pitwall.interpreter.errors import BudgetError, RecordError, RuleRuntimeError
 from pitwall.interpreter.load import build

@@ -1,0 +1,174 @@
+"""The pitwall command through click's runner: results on stdout, user mistakes exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from pitwall.cli import cli
+from pitwall.interpreter.load import find_game
+
+WHY_FIRST = find_game("why-first").path
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
+
+
+def test_games_lists_why_first_and_its_variants():
+    r = invoke("games")
+    assert r.exit_code == 0
+    assert "why-first: Why First? (2-6 players)" in r.output
+    assert "--variant tactical: Tactical Variant" in r.output
+
+
+def test_check_accepts_rules_variants_and_scenarios():
+    files = [WHY_FIRST / "rules.pw", WHY_FIRST / "variants" / "tactical.pw", WHY_FIRST / "scenarios" / "movement.pw"]
+    r = invoke("check", *files)
+    assert r.exit_code == 0, r.output
+    assert r.output.count(": ok") == 3
+
+
+def test_check_reports_file_line_caret_and_hint(tmp_path):
+    bad = tmp_path / "bad.pw"
+    bad.write_text('game g "G" { players P 1 to 2  play main }\nparticipant P { n: int }\n'
+                   "rule main() {\n    players[0].m = 1\n    finish players\n}\n")
+    r = invoke("check", bad)
+    assert r.exit_code == 2
+    assert f"{bad}:4:5: error: P has no field 'm'" in r.output
+    assert "    players[0].m = 1" in r.output
+    assert "    ^^^^^^^^^^^^" in r.output
+    assert "hint: fields of P: n, name, seat, is_player" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_check_reports_syntax_errors_without_traceback(tmp_path):
+    bad = tmp_path / "bad.pw"
+    bad.write_text("rule r() {\n    let x = \n}\n")
+    r = invoke("check", bad)
+    assert r.exit_code == 2
+    assert "bad.pw:3:1: error: an expression is missing here" in r.output
+
+
+def test_play_is_seeded_and_records(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    a = invoke("play", "why-first", "--players", 4, "--seed", 7, "--record", rec)
+    b = invoke("play", "why-first", "--players", 4, "--seed", 7)
+    assert a.exit_code == 0 and b.exit_code == 0
+    assert a.stdout == b.stdout
+    assert "Stage 5 begins" in a.stdout and "Winners:" in a.stdout
+    header = json.loads(rec.read_text().splitlines()[0])
+    assert header["players"] == ["Anne", "Ben", "Chris", "Dana"] and header["seed"] == 7
+
+
+def test_replay_verifies_and_narrates(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    played = invoke("play", "why-first", "-p", 3, "-s", 2, "--agent", "random", "--record", rec)
+    r = invoke("replay", rec)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == played.stdout
+
+
+def test_replay_of_an_edited_record_fails_at_the_first_divergent_line(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    invoke("play", "why-first", "-p", 3, "--record", rec)
+    lines = rec.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if '"event":"moves"' in line)
+    lines[n] = lines[n].replace("moves", "jumps", 1)
+    rec.write_text("\n".join(lines) + "\n")
+    r = invoke("replay", rec)
+    assert r.exit_code == 2
+    assert f"game.jsonl:{n + 1}: replay diverges here" in r.output
+
+
+def test_replay_of_a_record_from_other_rules_fails_at_the_header(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    invoke("play", "why-first", "--record", rec)
+    lines = rec.read_text().splitlines()
+    lines[0] = lines[0].replace('"rules_hash":"', '"rules_hash":"0', 1)
+    rec.write_text("\n".join(lines) + "\n")
+    r = invoke("replay", rec)
+    assert r.exit_code == 2 and ":1: the record was made with other rules" in r.output
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"record": "pitwall"}\nnot json\n', "game.jsonl:2: not a JSON line"),
+    ('{"record": "pitwall"}\n', "game.jsonl:1: the header lacks or garbles 'game'"),
+    ('{"event": "x"}\n', "game.jsonl:1: not a Pitwall game record"),
+])
+def test_replay_of_garbage_says_what_and_where(tmp_path, text, message):
+    rec = tmp_path / "game.jsonl"
+    rec.write_text(text)
+    r = invoke("replay", rec)
+    assert r.exit_code == 2 and message in r.output
+
+
+def test_replay_step_waits_for_enter(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    invoke("play", "why-first", "--record", rec)
+    events = sum(1 for line in rec.read_text().splitlines() if '"event"' in line)
+    r = invoke("replay", "--step", rec, input="\n" * events)
+    assert r.exit_code == 0, r.output
+
+
+def test_scenario_prints_the_rulebook_example():
+    r = invoke("scenario", WHY_FIRST / "scenarios" / "ben_stops.pw")
+    assert r.exit_code == 0
+    assert "Ben reveals +3, -4 and moves 1 space back to 14." in r.stdout
+
+
+def test_scenario_with_an_illegal_decision_is_a_user_error(tmp_path):
+    text = (WHY_FIRST / "scenarios" / "movement.pw").read_text().replace('"Anne" target "Anne"', '"Anne" target "Zed"')
+    bad = tmp_path / "bad.pw"
+    bad.write_text(text.replace("game why_first", "game why_first"))
+    r = invoke("scenario", bad)
+    assert r.exit_code == 2
+    assert "'Zed' is not a legal 'target' for Anne" in r.output
+
+
+def test_simulate_serial_and_parallel_agree():
+    serial = invoke("simulate", "why-first", "-p", 4, "-n", 60, "--seed", 3, "--json")
+    parallel = invoke("simulate", "why-first", "-p", 4, "-n", 60, "--seed", 3, "--jobs", 2, "--json")
+    assert serial.exit_code == 0 and parallel.exit_code == 0
+    a, b = json.loads(serial.stdout), json.loads(parallel.stdout)
+    assert a == b and a["games"] == 60
+    assert sum(r["wins"] for r in a["participants"]) > 0
+
+
+def test_simulate_table():
+    r = invoke("simulate", "why-first", "-v", "tactical", "-p", 3, "-n", 20)
+    assert r.exit_code == 0
+    assert "why_first (tactical): 20 games" in r.stdout and "win rate" in r.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("play", "chess"), "no game named 'chess'"),
+    (("play", "why-first", "--players", 9), "takes 2 to 6 players, not 9"),
+    (("play", "why-first", "--variant", "turbo"), "has no variant 'turbo'"),
+    (("play", "why-first", "--agent", "genius"), "unknown agent 'genius'"),
+    (("play", "why-first", "--agent", "5=random"), "seat must be 1 to 2"),
+    (("play", "why-first", "--seed", "x"), "'x' is not a valid integer"),
+    (("simulate", "why-first", "--games", 0), "0 is not in the range"),
+    (("simulate", "why-first", "--agent", "human"), "simulate plays without people"),
+    (("replay", "missing.jsonl"), "does not exist"),
+])
+def test_bad_arguments_exit_2(args, message):
+    r = invoke(*args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_human_agent_lists_options_and_reprompts_on_bad_input():
+    answers = ["x", "99"] + ["1"] * 400
+    r = invoke("play", "why-first", "--agent", "human", input="\n".join(answers) + "\n")
+    assert r.exit_code == 0, r.output[-2000:]
+    assert "Anne, choose the card to play:" in r.output
+    assert "please type a number from 1 to 5" in r.output
+    assert "Anne (you) - position: 0" in r.output and "hand: 5 hidden" in r.output
+
+
+def test_human_agent_at_end_of_input_aborts_cleanly():
+    r = invoke("play", "why-first", "--agent", "human", input="")
+    assert r.exit_code == 2 and "input ended while the game waited for Anne's 'card'" in r.output

@@ -81,3 +81,13 @@ def test_leo_plays_only_in_the_two_player_game():
     assert [f.name for f in game.state.figures] == ["Anne", "Ben", "Leo"]
     game, *_ = run_checked((), 3, 5)
     assert game.state.leo is None
+
+
+def test_heuristic_agent_beats_random_players():
+    # Deterministic (fixed seeds): the preferences in heuristics.pw must be worth something.
+    from pitwall.interpreter.simulate import simulate, summarize
+
+    names = ["Anne", "Ben", "Chris", "Dana"]
+    outcomes = simulate("why_first", (), names, ["heuristic", "random", "random", "random"], 300, 1)
+    rates = {r["name"]: r["win_rate"] for r in summarize(outcomes, names)["participants"]}
+    assert rates["Anne"] > max(rates["Ben"], rates["Chris"], rates["Dana"])

@@ -68,12 +68,19 @@ def games():
     from .interpreter.load import games as all_games
     from .interpreter.load import load
 
+    broken = None
     for g in all_games():
-        loaded = load(g.name)
-        decl = loaded.program.game
+        try:
+            decl = load(g.name).program.game
+        except PitwallError as e:  # one broken game must not hide the others
+            click.echo(f"{g.name.replace('_', '-')}: does not load", err=True)
+            broken = e
+            continue
         click.echo(f"{g.name.replace('_', '-')}: {decl.title} ({decl.min_players}-{decl.max_players} players)")
         for name, path in g.variant_files().items():
             click.echo(f"    --variant {name}: {_variant_title(path)}")
+    if broken is not None:
+        raise broken
 
 
 def _variant_title(path: Path) -> str:
@@ -138,10 +145,18 @@ def play(game, variants, players, names, seed, agents, record_path, decisions):
     loaded, names_ = _setup(game, variants, players, names)
     seats = agent_names(list(agents), len(names_), "heuristic")
 
+    secret: list[dict] = []
+
     def tell(entry):
-        text = text_of(entry_line(loaded, entry), decisions)
-        if text:
-            click.echo(text)
+        line = entry_line(loaded, entry)
+        if line.get("secret"):  # told once the simultaneous block is over, never to later choosers
+            secret.append(line)
+            return
+        for told in secret + [line]:
+            text = text_of(told, decisions)
+            if text:
+                click.echo(text)
+        secret.clear()
 
     g, header = new_game(loaded, names_, seats, seed, listener=tell)
     g.run()

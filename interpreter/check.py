@@ -58,6 +58,9 @@ class Context:
 
 
 class Checker:
+    static: tuple[str, set[str], bool] | None = None  # (what, names it may use, may call functions)
+    sim_var: str | None = None  # the participant of the simultaneous block being checked
+
     def __init__(self, prog: Program):
         self.prog = prog
         self.err = ErrorCollector()
@@ -68,16 +71,26 @@ class Checker:
     def run(self) -> dict[int, T]:
         p = self.prog
         self.check_game()
+        # Values computed at load time may use only what exists by then (see compile.Gen.module).
+        consts, seen = Scope(), set(p.enums)
+        for c in p.consts.values():
+            self.static = ("a constant", seen, False)
+            consts.vars[c.name] = self.expr(c.value, consts)
+            seen = seen | {c.name}
+        self.const_types = consts.vars
+        fixed = set(p.enums) | set(p.consts)
+        self.static = ("a field's default", fixed, False)
         for rec in list(p.cards.values()) + list(p.participants.values()):
             self.check_record(rec)
+        self.static = ("a deck row", fixed, False)
         for d in p.decks.values():
             self.check_deck(d)
-        consts = Scope()
-        for c in p.consts.values():
-            consts.vars[c.name] = self.expr(c.value, consts)
-        self.const_types = consts.vars
+        seen = fixed | set(p.decks) | BUILTIN_GLOBALS
         for g in p.globals.values():
+            self.static = ("a global's starting value", seen, True)
             self.check_field(g, "global")
+            seen = seen | {g.name}
+        self.static = None
         for e in p.events.values():
             self.check_event(e)
         for f in p.functions.values():
@@ -135,13 +148,18 @@ class Checker:
 
     def check_record(self, rec: ast.RecordDecl) -> None:
         seen: dict[str, ast.FieldDecl] = {}
+        builtin = set(BUILTIN_FIELDS) if rec.what == "participant" else set()
         for f in rec.fields:
-            if f.name in seen or f.name in BUILTIN_FIELDS:
+            if f.name in seen:
                 self.add(f"field {f.name!r} is defined twice in {rec.name}", f.span)
+            elif f.name in builtin:
+                self.add(f"every participant has a field {f.name!r} already", f.span, "choose another name")
             seen[f.name] = f
             self.check_field(f, rec.what)
-        if rec.show:
-            self.check_template(rec.show, {f.name for f in rec.fields} | set(BUILTIN_FIELDS), rec.span)
+        if rec.show and rec.what == "participant":
+            self.add("participants are shown by their name; a display template is for cards", rec.span)
+        elif rec.show:
+            self.check_template(rec.show, {f.name for f in rec.fields}, rec.span)
 
     def check_field(self, f: ast.FieldDecl, owner: str) -> None:
         t = self.resolve_type(f.type)
@@ -156,6 +174,8 @@ class Checker:
             elif src is None:
                 self.add(f"refill from unknown global pile {f.refill!r}", f.span,
                          self.suggest(f.refill, self.prog.globals))
+            elif (rt := self.resolve_type(src.type)) != t:
+                self.add(f"{f.name!r} is {t} but refills from {f.refill!r}, which is {rt}", f.span)
 
     def check_deck(self, d: ast.DeckDecl) -> None:
         card = self.prog.cards.get(d.card)
@@ -272,13 +292,21 @@ class Checker:
     def stmt_Let(self, s: ast.Let, scope, ctx):
         self.declare(s.name, self.expr(s.value, scope), scope, s.span)
 
+    def function_target(self, target, scope, ctx) -> None:
+        if ctx.kind == "function" and not (isinstance(target, ast.Var) and scope.get(target.name) is not None):
+            self.add("a function only computes a value; it may change its own locals, not the game", target.span)
+
     def stmt_Assign(self, s: ast.Assign, scope, ctx):
+        self.function_target(s.target, scope, ctx)
         want = self.target(s.target, scope)
+        if want is not None:
+            self.typed(s.target, want)
         got = self.expr(s.value, scope)
         if want is not None and not fits(got, want):
             self.add(f"cannot assign {got} to a place that holds {want}", s.value.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign, scope, ctx):
+        self.function_target(s.target, scope, ctx)
         want = self.target(s.target, scope)
         got = self.expr(s.value, scope)
         if want is not None and not (fits(want, INT) and fits(got, INT)):
@@ -302,6 +330,9 @@ class Checker:
             if obj.kind == "card":
                 self.add("cards are printed; their fields cannot change", e.span,
                          "keep changing values on a participant or a global")
+                return None
+            if obj.kind == "enumtype":
+                self.add(f"the members of {obj.name} are fixed", e.span)
                 return None
             return self.field_type(e, obj)
         if isinstance(e, ast.Index):
@@ -391,9 +422,16 @@ class Checker:
         t = s.target
         if isinstance(t, ast.Var):
             existing = scope.get(t.name)
-            if existing is None and t.name not in self.prog.globals:
+            if existing is None and t.name in self.prog.globals:
+                existing = self.resolve_type(self.prog.globals[t.name].type)
+            if existing is None:
                 self.declare(t.name, opts, scope, t.span)
+            elif not fits(opts, existing):
+                self.add(f"{t.name!r} holds {existing}; it cannot take a choice among {opts}", t.span)
             self.typed(t, opts)
+        elif isinstance(t, ast.Index) and ctx.sim_var is None:
+            self.add("choices go into a map (choose card[p] ...) only in a simultaneous block", t.span,
+                     "outside one, choose into a name: choose card from ...")
         elif isinstance(t, ast.Index) and isinstance(t.obj, ast.Var):
             m = scope.get(t.obj.name)
             if m is None:
@@ -415,11 +453,11 @@ class Checker:
         inner = Scope(scope)
         inner.sim_outer = scope
         self.declare(s.var, who, inner, s.span)
-        ctx.sim_var = s.var
+        ctx.sim_var = self.sim_var = s.var
         try:
             self.block(s.body, inner, ctx)
         finally:
-            ctx.sim_var = None
+            ctx.sim_var = self.sim_var = None
 
     def stmt_Emit(self, s: ast.Emit, scope, ctx):
         e = self.prog.events.get(s.event)
@@ -489,6 +527,12 @@ class Checker:
         if t is not None:
             return t
         p = self.prog
+        if self.static and e.name not in self.static[1] and (
+                e.name in p.globals or e.name in p.consts or e.name in p.decks or e.name in BUILTIN_GLOBALS):
+            what = self.static[0]
+            self.add(f"{what} is worked out before {e.name!r} exists", e.span,
+                     "constants may use earlier constants; defaults and deck rows, constants; "
+                     "globals, constants, decks, players and earlier globals")
         if e.name in p.globals:
             return self.resolve_type(p.globals[e.name].type)
         if e.name in p.consts:
@@ -533,6 +577,10 @@ class Checker:
         obj = self.expr(e.obj, scope)
         idx = self.expr(e.index, scope)
         if obj.kind == "map":
+            sim = getattr(self, "sim_var", None)
+            if sim is not None and not (isinstance(e.index, ast.Var) and e.index.name == sim):
+                self.add(f"inside a simultaneous block only {sim}'s own choices can be read", e.span,
+                         "the others' choices are secret until the block ends")
             return obj.arg
         if obj.kind == "tuple":
             if isinstance(e.index, ast.Int) and 0 <= e.index.value < len(obj.arg):
@@ -561,6 +609,8 @@ class Checker:
         p = self.prog
         if c.name in p.functions:
             f = p.functions[c.name]
+            if self.static and not self.static[2]:
+                self.add(f"{self.static[0]} is worked out before any function can run", c.span)
             self.call_args(c, f.params, scope)
             return self.resolve_type(f.ret)
         if c.name in p.rules:
@@ -621,7 +671,7 @@ class Checker:
                      f"these can: {', '.join(sorted(AGGREGATES))}")
         el = self.comprehension(e.comp, scope)
         n = e.name
-        if e.comp.key is not None and n not in ("min", "max", "sort", "list"):
+        if e.comp.key is not None and n not in ("min", "max", "sort"):
             self.add(f"'by' orders elements; {n!r} does not use an order", e.comp.key.span)
         if n in ("sum", "count"):
             if n == "sum" and not fits(el, INT):

@@ -62,7 +62,7 @@ class RuleRuntimeError(PitwallError):
 
 
 class BudgetError(RuleRuntimeError):
-    hint = "a loop in the rules never ends; check its condition, or raise --budget"
+    hint = "a loop in the rules never ends: check its condition"
 
 
 class RecordError(PitwallError):

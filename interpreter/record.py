@@ -59,7 +59,8 @@ class _Seq(tuple):
 
 def narrate_event(loaded: Loaded, event: int, args: tuple) -> str:
     c = loaded.compiled
-    values = {name: (_Seq(a) if isinstance(a, (list, tuple)) else a) for name, a in zip(c.event_params[event], args)}
+    values = {name: (_Seq(a) if isinstance(a, (list, tuple)) else describe(a) if isinstance(a, bool) else a)
+              for name, a in zip(c.event_params[event], args)}
     return c.templates[event].format(**values)
 
 

@@ -259,11 +259,11 @@ class Game:
         self.result = list(winners)
         raise _Finished
 
-    def player(self, name: str):
+    def player(self, name: str, sid: int):
         try:
             return self.by_name[name]
         except KeyError:
-            raise RuleRuntimeError(f"no participant is named {name!r}",
+            raise RuleRuntimeError(f"no participant is named {name!r}", self.loaded.compiled.spans[sid],
                                    hint=f"known: {', '.join(self.by_name)}") from None
 
     def new(self, kind, name: str):

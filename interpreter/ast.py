@@ -442,7 +442,7 @@ class ScenarioDecl:
     players: tuple[str, ...]
     seed: int
     setup: Block | None
-    run: Call | None
+    run: Call | Block | None   # one rule call, or statements run in order
     decisions: tuple[Decide, ...]
     span: Span = _span()
 

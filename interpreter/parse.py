@@ -381,6 +381,9 @@ class _ToAst(Transformer):
     def sc_run(self, meta, c):
         return "run", ast.Call(str(c[0]), c[1], span=self.sp(meta))
 
+    def sc_run_block(self, meta, c):
+        return "run", c[0]
+
     def sc_decide(self, meta, c):
         return "decide", ast.Decide(_unquote(c[0]), str(c[1]), _unquote(c[2]), span=self.sp(meta))
 

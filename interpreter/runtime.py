@@ -13,6 +13,10 @@ from collections.abc import Callable
 from .errors import BudgetError, PitwallError, RuleRuntimeError, Span
 
 
+# Raised outside the rules (by agents, by a listener writing to a closed pipe): not a rule's fault.
+_OUTSIDE = (PitwallError, OSError, EOFError)
+
+
 class _Finished(Exception):
     pass
 
@@ -157,7 +161,7 @@ class Game:
             raise self.error(None, "the game ended without 'finish' naming its winners")
         except _Finished:
             return self.result
-        except PitwallError:
+        except _OUTSIDE:
             raise
         except RecursionError:
             raise self.error_from_traceback(sys.exc_info()[2], "rules call each other without end",
@@ -175,7 +179,7 @@ class Game:
             self._rules[name](*args)
         except _Finished:
             pass
-        except PitwallError:
+        except _OUTSIDE:
             raise
         except Exception as exc:  # noqa: BLE001
             raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None

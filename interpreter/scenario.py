@@ -38,7 +38,8 @@ def load_scenario(path: Path) -> Scenario:
     if game is None:
         raise PitwallError("which game? add 'game NAME' to the scenario", sc.span)
     if sc.run is None:
-        raise PitwallError("a scenario needs 'run RULE(...)': the rule to play from the stated position", sc.span)
+        raise PitwallError("a scenario needs 'run RULE(...)' or 'run { ... }': what to play from the stated position",
+                           sc.span)
     variants = game.variant_files()
     missing = [v for v in sc.variants if v not in variants]
     if missing:
@@ -47,11 +48,16 @@ def load_scenario(path: Path) -> Scenario:
     # The setup and the run become two rules of their own, checked and compiled with the game.
     extra = ast.SourceFile(str(path), (
         ast.RuleDecl(SETUP, (), sc.setup or ast.Block((), span=sc.span), span=sc.span),
-        ast.RuleDecl(RUN, (), ast.Block((ast.CallStmt(sc.run, span=sc.run.span),), span=sc.run.span),
-                     span=sc.run.span),
+        ast.RuleDecl(RUN, (), _run_block(sc.run), span=sc.run.span),
     ), span=sc.span)
     loaded = build(game.base_files() + [ParsedPath(extra)], [variants[v] for v in sc.variants], game, sc.variants)
     return Scenario(sc, loaded, Path(path))
+
+
+def _run_block(run: ast.Call | ast.Block) -> ast.Block:
+    if isinstance(run, ast.Block):
+        return run
+    return ast.Block((ast.CallStmt(run, span=run.span),), span=run.span)
 
 
 def run_scenario(sc: Scenario, listener=None) -> Game:

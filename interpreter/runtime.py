@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from .errors import BudgetError, PitwallError, RuleRuntimeError, Span
 
-
 # Raised outside the rules (by agents, by a listener writing to a closed pipe): not a rule's fault.
 _OUTSIDE = (PitwallError, OSError, EOFError)
 

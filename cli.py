@@ -45,6 +45,25 @@ def variant_option(fn):
                         help="Apply a variant (repeatable; applied in order).")(fn)
 
 
+def settings_option(fn):
+    fn = click.option("--races", type=click.IntRange(1), metavar="N",
+                      help="Races in a championship: short for --set races=N.")(fn)
+    return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                        help="Override one of the game's settings (see `pitwall games`); repeatable.")(fn)
+
+
+def _settings(sets: tuple[str, ...], races: int | None) -> tuple[tuple[str, str], ...]:
+    out = []
+    for s in sets:
+        name, eq, value = s.partition("=")
+        if not eq or not name.strip():
+            raise click.BadParameter(f"{s!r} is not NAME=VALUE", param_hint="--set")
+        out.append((name.strip(), value.strip()))
+    if races is not None:
+        out.append(("races", str(races)))
+    return tuple(out)
+
+
 def seed_option(fn):
     return click.option("--seed", "-s", type=int, default=1, show_default=True,
                         help="Seed of the game's generator.")(fn)
@@ -65,6 +84,7 @@ def games():
     Example:
         pitwall games
     """
+    from .interpreter.link import settings_of
     from .interpreter.load import games as all_games
     from .interpreter.load import load
 
@@ -79,8 +99,16 @@ def games():
         click.echo(f"{g.name.replace('_', '-')}: {decl.title} ({decl.min_players}-{decl.max_players} players)")
         for name, path in g.variant_files().items():
             click.echo(f"    --variant {name}: {_variant_title(path)}")
+        for name, c in settings_of(load(g.name).program).items():
+            about = f": {c.setting}" if isinstance(c.setting, str) else ""
+            click.echo(f"    --set {name}={_literal(c.value)}{about}")
     if broken is not None:
         raise broken
+
+
+def _literal(value) -> str:
+    v = getattr(value, "value", "?")
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def _variant_title(path: Path) -> str:
@@ -102,7 +130,7 @@ def check(files):
 
     \b
     Example:
-        pitwall check games/why_first/variants/tactical.pw
+        pitwall check games/GAME/variants/VARIANT.pw
     """
     from .interpreter.load import check_file
 
@@ -111,11 +139,11 @@ def check(files):
         click.echo(f"{f}: ok")
 
 
-def _setup(game, variants, players, names):
+def _setup(game, variants, players, names, settings=()):
     from .interpreter.engine import player_names
     from .interpreter.load import load
 
-    loaded = load(game, tuple(variants))
+    loaded = load(game, tuple(variants), settings)
     return loaded, player_names(loaded, players, names.split(",") if names else None)
 
 
@@ -130,8 +158,9 @@ def _setup(game, variants, players, names):
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) here.")
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@settings_option
 @guarded
-def play(game, variants, players, names, seed, agents, record_path, decisions):
+def play(game, variants, players, names, seed, agents, record_path, decisions, sets, races):
     """Play a seeded game and narrate it.
 
     \b
@@ -142,7 +171,7 @@ def play(game, variants, players, names, seed, agents, record_path, decisions):
     from .interpreter.engine import agent_names, new_game
     from .interpreter.record import entry_line, record_lines, result_line, text_of
 
-    loaded, names_ = _setup(game, variants, players, names)
+    loaded, names_ = _setup(game, variants, players, names, _settings(sets, races))
     seats = agent_names(list(agents), len(names_), "heuristic")
 
     secret: list[dict] = []
@@ -201,7 +230,7 @@ def scenario(file, decisions):
 
     \b
     Example:
-        pitwall scenario games/why_first/scenarios/movement.pw
+        pitwall scenario games/GAME/scenarios/SCENARIO.pw
     """
     from .interpreter.scenario import narrate
 
@@ -218,29 +247,31 @@ def scenario(file, decisions):
 @seed_option
 @click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT", help="As for play; default random.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@settings_option
 @guarded
-def simulate(game, variants, players, count, jobs, seed, agents, as_json):
+def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, races):
     """Simulate many games (game i uses seed S+i) and summarise the results.
 
     \b
     Example:
-        pitwall simulate why-first --players 4 --games 10000 --jobs 2
-        pitwall simulate why-first -v tactical -p 4 -n 2000 --json
+        pitwall simulate GAME --players 4 --games 10000 --jobs 2
+        pitwall simulate GAME -v VARIANT -p 4 -n 2000 --json
     """
     from .interpreter.engine import agent_names
     from .interpreter.simulate import simulate as run
     from .interpreter.simulate import summarize
 
-    loaded, names_ = _setup(game, variants, players, None)
+    loaded, names_ = _setup(game, variants, players, None, _settings(sets, races))
     seats = agent_names(list(agents), len(names_), "random")
     if "human" in seats:
         raise click.UsageError("simulate plays without people; choose random, first or heuristic agents")
     start = time.perf_counter()
     outcomes = _with_progress(count, lambda tick: run(loaded.program.game.name, loaded.variants, names_, seats,
-                                                      count, seed, jobs, tick))
+                                                      count, seed, jobs, tick, loaded.settings))
     elapsed = time.perf_counter() - start
     summary = summarize(outcomes, names_)
-    summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats)
+    summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats,
+                   settings=dict(loaded.settings))
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return

@@ -373,6 +373,8 @@ class ConstDecl:
     name: str
     value: Expr
     span: Span = _span()
+    # A setting is a constant a run may override (`--set NAME=VALUE`); a text is its description.
+    setting: bool | str = False
 
 
 @node

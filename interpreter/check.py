@@ -12,7 +12,7 @@ import string
 
 from . import ast
 from .errors import ErrorCollector, Span
-from .link import Program
+from .link import Program, setting_kind
 from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
@@ -76,6 +76,9 @@ class Checker:
         for c in p.consts.values():
             self.static = ("a constant", seen, False)
             consts.vars[c.name] = self.expr(c.value, consts)
+            if c.setting and setting_kind(c) is None:
+                self.add(f"setting {c.name!r} must default to a number, true/false or a text", c.value.span,
+                         "a run overrides it with --set NAME=VALUE; use 'const' for a computed value")
             seen = seen | {c.name}
         self.const_types = consts.vars
         fixed = set(p.enums) | set(p.consts)

@@ -52,5 +52,5 @@ def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *
     game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget,
                 auto_agent=Heuristic(seed, len(players)))
     header = Header(loaded.program.game.name, loaded.variants, loaded.rules_hash, seed, tuple(players),
-                    tuple(agents))
+                    tuple(agents), loaded.settings)
     return game, header

@@ -11,7 +11,7 @@ import hashlib
 import attrs
 
 from . import ast
-from .errors import ErrorCollector
+from .errors import ErrorCollector, PitwallError
 
 KINDS = {
     ast.ConstDecl: "const", ast.FunctionDecl: "function", ast.RuleDecl: "rule", ast.EventDecl: "event",
@@ -151,3 +151,42 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
         prog.decks[name] = attrs.evolve(existing, entries=existing.entries + item.entries)
     else:
         errors.add(f"only rules and decks can be extended; use 'replace {old_kind} {name}'", ov.span)
+
+
+def setting_kind(decl: ast.ConstDecl) -> str | None:
+    """int, bool or text: the literal a setting's default is written as (None if it is not one)."""
+    v = decl.value
+    if isinstance(v, ast.UnOp) and v.op == "-" and isinstance(v.operand, ast.Int):
+        return "int"
+    return {ast.Int: "int", ast.Bool: "bool", ast.Str: "text"}.get(type(v))
+
+
+def settings_of(prog: Program) -> dict[str, ast.ConstDecl]:
+    return {name: c for name, c in prog.consts.items() if c.setting}
+
+
+def apply_settings(prog: Program, settings: tuple[tuple[str, str], ...]) -> None:
+    """Override settings' defaults with the values a run was given (`--set NAME=VALUE`)."""
+    known = settings_of(prog)
+    listed = ", ".join(known) or "none"
+    for name, raw in settings:
+        decl = known.get(name)
+        if decl is None:
+            raise PitwallError(f"{prog.game.title if prog.game else 'this game'} has no setting {name!r}",
+                               hint=f"settings: {listed}")
+        prog.consts[name] = attrs.evolve(decl, value=_setting_value(decl, raw))
+
+
+def _setting_value(decl: ast.ConstDecl, raw: str) -> ast.Expr:
+    kind, span = setting_kind(decl), decl.span
+    if kind == "int":
+        try:
+            return ast.Int(int(raw.strip()), span=span)
+        except ValueError:
+            pass
+    elif kind == "bool" and raw.strip().lower() in ("true", "false"):
+        return ast.Bool(raw.strip().lower() == "true", span=span)
+    elif kind == "text":
+        return ast.Str(raw, span=span)
+    raise PitwallError(f"setting {decl.name!r} takes {'a whole number' if kind == 'int' else kind}, not {raw!r}",
+                       hint=f"declared at {decl.span}")

@@ -14,7 +14,7 @@ from . import ast
 from .check import check
 from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError
-from .link import Program, link
+from .link import Program, apply_settings, link
 from .parse import parse_file
 from .runtime import NAMESPACE
 
@@ -45,6 +45,7 @@ class Loaded:
     compiled: Compiled
     namespace: dict
     filename: str = GENERATED
+    settings: tuple[tuple[str, str], ...] = ()  # overridden settings, as given: (name, value)
 
     @property
     def rules_hash(self) -> str:
@@ -78,23 +79,25 @@ class ParsedPath(type(Path())):
 
 
 def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
-          variant_names: tuple[str, ...] = (), execute: bool = True) -> Loaded:
+          variant_names: tuple[str, ...] = (), execute: bool = True,
+          settings: tuple[tuple[str, str], ...] = ()) -> Loaded:
     files, sources = [], {}
     for path in base + variants:
         f = getattr(path, "parsed", None) or parse_file(path)
         files.append(f)
         sources[str(path)] = path.read_text(encoding="utf-8")
     prog = link(files[: len(base)], files[len(base):], sources)
+    apply_settings(prog, settings)
     types = check(prog)
     compiled = compile_program(prog, types)
     namespace = dict(NAMESPACE)
     if execute:
         exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
-    return Loaded(game, variant_names, prog, compiled, namespace)
+    return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
 
 
 @functools.lru_cache(maxsize=32)
-def load(name: str, variants: tuple[str, ...] = ()) -> Loaded:
+def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, str], ...] = ()) -> Loaded:
     game = find_game(name)
     available = game.variant_files()
     paths = []
@@ -104,7 +107,7 @@ def load(name: str, variants: tuple[str, ...] = ()) -> Loaded:
             raise PitwallError(f"{game.name} has no variant {v!r}",
                                hint="variants: " + (", ".join(available) or "none"))
         paths.append(available[key])
-    return build(game.base_files(), paths, game, tuple(canonical(v) for v in variants))
+    return build(game.base_files(), paths, game, tuple(canonical(v) for v in variants), settings=settings)
 
 
 def game_of_file(path: Path) -> GameDir | None:

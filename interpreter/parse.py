@@ -328,6 +328,10 @@ class _ToAst(Transformer):
     def const_decl(self, meta, c):
         return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta))
 
+    def setting_decl(self, meta, c):
+        doc = _unquote(c[2]) if len(c) > 2 and c[2] is not None else ""
+        return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta), setting=doc or True)
+
     def function_expr(self, meta, c):
         return ast.FunctionDecl(str(c[0]), c[1], c[2], c[3], span=self.sp(meta))
 

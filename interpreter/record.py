@@ -27,11 +27,15 @@ class Header:
     seed: int
     players: tuple[str, ...]
     agents: tuple[str, ...]
+    settings: tuple[tuple[str, str], ...] = ()
 
     def line(self) -> str:
-        return _dumps({"record": "pitwall", "version": 1, "pitwall": __version__, "game": self.game,
-                       "variants": list(self.variants), "rules_hash": self.rules_hash, "seed": self.seed,
-                       "players": list(self.players), "agents": list(self.agents)})
+        head = {"record": "pitwall", "version": 1, "pitwall": __version__, "game": self.game,
+                "variants": list(self.variants), "rules_hash": self.rules_hash, "seed": self.seed,
+                "players": list(self.players), "agents": list(self.agents)}
+        if self.settings:
+            head["settings"] = dict(self.settings)
+        return _dumps(head)
 
 
 def _dumps(obj) -> str:
@@ -116,8 +120,8 @@ def read_record(path: Path) -> tuple[Header, list[dict]]:
     h = lines[0]
     try:
         header = Header(h["game"], tuple(h["variants"]), h["rules_hash"], int(h["seed"]), tuple(h["players"]),
-                        tuple(h["agents"]))
-    except (KeyError, TypeError, ValueError) as e:
+                        tuple(h["agents"]), tuple((str(k), str(v)) for k, v in h.get("settings", {}).items()))
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise RecordError(f"{path}:1: the header lacks or garbles {e}") from None
     return header, lines[1:]
 
@@ -125,7 +129,7 @@ def read_record(path: Path) -> tuple[Header, list[dict]]:
 def replay(path: Path, listener: Callable[[dict], None] | None = None) -> Game:
     """Re-run a record's decisions with today's rules and compare every line."""
     header, body = read_record(path)
-    loaded = load(header.game, header.variants)
+    loaded = load(header.game, header.variants, header.settings)
     if loaded.rules_hash != header.rules_hash:
         raise RecordError(f"{path}:1: the record was made with other rules (hash {header.rules_hash}); "
                           f"these rules hash to {loaded.rules_hash}",

@@ -172,3 +172,83 @@ def test_human_agent_lists_options_and_reprompts_on_bad_input():
 def test_human_agent_at_end_of_input_aborts_cleanly():
     r = invoke("play", "why-first", "--agent", "human", input="")
     assert r.exit_code == 2 and "input ended while the game waited for Anne's 'card'" in r.output
+
+
+SETTINGS_GAME = """game counting "Counting" { players P 2 to 3  score points  play main }
+participant P { points: int = 0 }
+setting rounds = 2 "how many rounds"
+setting label = "round"
+event scored(p: P, what: text, n: int) "{p} scores in {what} {n}."
+rule main() {
+    repeat rounds as n {
+        for p in players {
+            p.points += n
+            emit scored(p, label, n)
+        }
+    }
+    finish players
+}
+"""
+
+
+@pytest.fixture
+def settings_game(tmp_path, monkeypatch):
+    """A throwaway game folder with two settings, found by the loader like a shipped game."""
+    from pitwall.interpreter import load as load_module
+
+    folder = tmp_path / "games" / "counting"
+    folder.mkdir(parents=True)
+    (folder / "rules.pw").write_text(SETTINGS_GAME)
+    for game in load_module.GAMES.iterdir():
+        if game.is_dir():
+            (tmp_path / "games" / game.name).symlink_to(game)
+    monkeypatch.setattr(load_module, "GAMES", tmp_path / "games")
+    load_module.load.cache_clear()
+    yield "counting"
+    load_module.load.cache_clear()
+
+
+def test_games_lists_settings(settings_game):
+    r = invoke("games")
+    assert r.exit_code == 0, r.output
+    assert "--set rounds=2: how many rounds" in r.output
+    assert "--set label=round" in r.output
+
+
+def test_set_overrides_a_setting_and_the_record_keeps_it(settings_game, tmp_path):
+    rec = tmp_path / "game.jsonl"
+    r = invoke("play", settings_game, "--set", "rounds=3", "--set", "label=lap", "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert "scores in lap 3." in r.output and "scores in lap 4." not in r.output
+    header = json.loads(rec.read_text().splitlines()[0])
+    assert header["settings"] == {"rounds": "3", "label": "lap"}
+    again = invoke("replay", rec)
+    assert again.exit_code == 0, again.output
+    assert "scores in lap 3." in again.output
+
+
+def test_races_is_short_for_set_races(settings_game):
+    r = invoke("play", settings_game, "--races", "2")
+    assert r.exit_code == 2
+    assert "has no setting 'races'" in r.output and "settings: rounds, label" in r.output
+
+
+@pytest.mark.parametrize("value, message", [
+    ("rounds=two", "setting 'rounds' takes a whole number, not 'two'"),
+    ("rounds", "'rounds' is not NAME=VALUE"),
+    ("laps=2", "has no setting 'laps'"),
+])
+def test_bad_settings_exit_2(settings_game, value, message):
+    r = invoke("play", settings_game, "--set", value)
+    assert r.exit_code == 2
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_simulate_with_settings(settings_game):
+    r = invoke("simulate", settings_game, "--games", "5", "--set", "rounds=4", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output)
+    assert summary["settings"] == {"rounds": "4"}
+    assert {row["name"]: row["mean_score"] for row in summary["participants"]} == {"Player 1": 10.0,
+                                                                                  "Player 2": 10.0}

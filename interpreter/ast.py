@@ -426,6 +426,7 @@ class VariantDecl:
     name: str
     title: str
     span: Span = _span()
+    players: tuple[int, int] | None = None  # the variant narrows the game's player count
 
 
 @node

@@ -90,6 +90,7 @@ def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
                        "move it to games/<game>/variants/<name>.pw")
         else:
             prog.variants.append(item)
+            _narrow_players(prog, item, errors)
         return
     if isinstance(item, ast.ModifyDecl):
         prog.modifiers.append(item)
@@ -107,6 +108,18 @@ def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
         errors.add(f"{name!r} is already defined at {existing.span}", item.span, hint)
         return
     _store(prog, item)
+
+
+def _narrow_players(prog: Program, v: ast.VariantDecl, errors: ErrorCollector) -> None:
+    if v.players is None or prog.game is None:
+        return
+    lo, hi = max(v.players[0], prog.game.min_players), min(v.players[1], prog.game.max_players)
+    if lo > hi:
+        errors.add(f"variant {v.name!r} wants {v.players[0]} to {v.players[1]} players, but "
+                   f"{prog.game.title} takes {prog.game.min_players} to {prog.game.max_players}"
+                   f"{' with the variants before it' if len(prog.variants) > 1 else ''}", v.span)
+        return
+    prog.game = attrs.evolve(prog.game, min_players=lo, max_players=hi)
 
 
 def _lookup(prog: Program, name: str):

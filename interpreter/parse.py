@@ -353,7 +353,8 @@ class _ToAst(Transformer):
         return ast.ModifyDecl(str(c[0]), c[1], c[2], span=self.sp(meta))
 
     def variant_decl(self, meta, c):
-        return ast.VariantDecl(str(c[0]), _unquote(c[1]), span=self.sp(meta))
+        players = (int(c[2]), int(c[3])) if len(c) > 2 else None
+        return ast.VariantDecl(str(c[0]), _unquote(c[1]), span=self.sp(meta), players=players)
 
     def scenario_decl(self, meta, c):
         title, *settings = c

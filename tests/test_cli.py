@@ -199,6 +199,8 @@ def settings_game(tmp_path, monkeypatch):
     folder = tmp_path / "games" / "counting"
     folder.mkdir(parents=True)
     (folder / "rules.pw").write_text(SETTINGS_GAME)
+    (folder / "variants").mkdir()
+    (folder / "variants" / "duo.pw").write_text('variant duo "Two only" players 2 to 2\n')
     for game in load_module.GAMES.iterdir():
         if game.is_dir():
             (tmp_path / "games" / game.name).symlink_to(game)
@@ -252,3 +254,11 @@ def test_simulate_with_settings(settings_game):
     assert summary["settings"] == {"rounds": "4"}
     assert {row["name"]: row["mean_score"] for row in summary["participants"]} == {"Player 1": 10.0,
                                                                                   "Player 2": 10.0}
+
+
+def test_a_variant_narrows_the_player_count(settings_game):
+    assert invoke("play", settings_game, "--players", "3").exit_code == 0
+    r = invoke("play", settings_game, "--variant", "duo", "--players", "3")
+    assert r.exit_code == 2
+    assert "Counting takes 2 to 2 players, not 3" in r.output
+    assert invoke("play", settings_game, "--variant", "duo").exit_code == 0

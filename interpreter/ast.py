@@ -322,6 +322,12 @@ class EnumDecl:
     name: str
     members: tuple[str, ...]
     span: Span = _span()
+    # What each member is at run time and in narration: its text, or else its name.
+    texts: tuple[str, ...] = ()
+    member_spans: tuple[Span, ...] = ()
+
+    def text_of(self, member: str) -> str:
+        return self.texts[self.members.index(member)] if self.texts else member
 
 
 @node

@@ -71,6 +71,8 @@ class Checker:
     def run(self) -> dict[int, T]:
         p = self.prog
         self.check_game()
+        for e in p.enums.values():
+            self.check_enum(e)
         # Values computed at load time may use only what exists by then (see compile.Gen.module).
         consts, seen = Scope(), set(p.enums)
         for c in p.consts.values():
@@ -113,6 +115,18 @@ class Checker:
         return f"did you mean {close[0]!r}?" if close else None
 
     # ------------------------------------------------------------ declarations
+    def check_enum(self, e: ast.EnumDecl) -> None:
+        seen: dict[str, str] = {}
+        for i, member in enumerate(e.members):
+            span = e.member_spans[i] if e.member_spans else e.span
+            text = e.text_of(member)
+            if member in e.members[:i]:
+                self.add(f"{e.name}.{member} is listed twice", span)
+            elif text in seen:
+                self.add(f"{e.name}.{member} reads {text!r} like {e.name}.{seen[text]}", span,
+                         "each member needs its own text: values are told apart by it")
+            seen.setdefault(text, member)
+
     def check_game(self) -> None:
         g = self.prog.game
         if g is None:

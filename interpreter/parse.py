@@ -289,7 +289,12 @@ class _ToAst(Transformer):
         return "play", str(c[0])
 
     def enum_decl(self, meta, c):
-        return ast.EnumDecl(str(c[0]), tuple(str(t) for t in c[1:]), span=self.sp(meta))
+        members = tuple(m[0] for m in c[1:])
+        return ast.EnumDecl(str(c[0]), members, span=self.sp(meta), texts=tuple(m[1] or m[0] for m in c[1:]),
+                            member_spans=tuple(m[2] for m in c[1:]))
+
+    def enum_member(self, meta, c):
+        return str(c[0]), _unquote(c[1]) if len(c) > 1 else None, self.sp(meta)
 
     def _record(self, what, meta, c):
         name, show, *fields = c

@@ -32,6 +32,8 @@ def elem(t: T) -> T | None:
     """The element type of a collection, or None if t is not one."""
     if t.kind in ("list", "pile"):
         return t.arg
+    if t.kind == "enumtype":  # an enum's name lists its members, in order
+        return T("enum", t.name)
     if t.kind == "any":
         return ANY
     return None

@@ -120,3 +120,28 @@ def test_simultaneous_choices_are_made_against_the_same_state(tmp_path):
     game = Game(build([path], []), ["A"], [Heuristic()], 1, auto_agent=FirstLegal())
     assert game.run()[0].n == 31
     assert [e[6] for e in game.log if e[0] == "d"] == [True, True]
+
+
+def test_enum_members_read_as_their_texts(tmp_path):
+    body = """enum Side { left "to the left", right }
+participant Q { side: Side }
+event faces(side: Side, all: list of Side) "faces {side} of {all}"
+rule main() {
+    let q = new Q("q")
+    emit faces(q.side, [s for s in Side])
+    q.side = Side.right
+    if q.side == Side.right {
+        emit faces(q.side, [])
+    }
+    finish players
+}
+"""
+    told = []
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    loaded = build([path], [])
+    Game(loaded, ["A"], [FirstLegal()], 1, listener=told.append, auto_agent=FirstLegal()).run()
+    from pitwall.interpreter.record import entry_line
+
+    texts = [entry_line(loaded, e)["text"] for e in told]
+    assert texts == ["faces to the left of to the left, right", "faces right of nothing"]

@@ -185,10 +185,15 @@ HINTS = {
 }
 
 
+_LATER = "const FIRST = 0\n"
+
+
 def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesSyntaxError:
     label = None
     try:
-        examples = {key: snippets for key, (_, snippets) in SYNTAX_EXAMPLES.items()}
+        # Lark matches on the parser state *and* stack depth, and the first declaration of a file
+        # sits one level shallower than the rest: so each example is tried in both places.
+        examples = {key: snippets + [_LATER + s for s in snippets] for key, (_, snippets) in SYNTAX_EXAMPLES.items()}
         label = e.match_examples(_parse_tree, examples, use_accepts=True)
     except Exception:  # noqa: BLE001 - matching is best effort; fall back to the raw message
         label = None

@@ -219,8 +219,12 @@ class Checker:
                     self.add(f"field {f.name!r} of {card.name} is {want}, not {got}", a.span)
 
     def check_event(self, e: ast.EventDecl) -> None:
-        for p in e.params:
+        seen = set()
+        for p in e.params:  # only the template reads them, so they may reuse declared names
             self.resolve_type(p.type)
+            if p.name in seen:
+                self.add(f"parameter {p.name!r} is named twice", p.span)
+            seen.add(p.name)
         self.check_template(e.template, {p.name for p in e.params}, e.span)
 
     def check_template(self, template: str, names: set[str], span: Span) -> None:
@@ -415,6 +419,8 @@ class Checker:
         a, b = self.pile(s.source, scope, "'empty'"), self.pile(s.dest, scope, "'empty ... into'")
         if not fits(a, b):
             self.add(f"cannot move {a} cards into a pile of {b}", s.span)
+        elif _place(s.source) is not None and _place(s.source) == _place(s.dest):
+            self.add("empties a pile into itself", s.span, "name two different piles")
 
     def stmt_Shuffle(self, s: ast.Shuffle, scope, ctx):
         self.pile(s.pile, scope, "'shuffle'")
@@ -646,6 +652,13 @@ class Checker:
         args = [self.expr(a, scope) for a in c.args]
         return self.builtin(c, args)
 
+    def ordered(self, t: T, span, what: str) -> None:
+        """sort, min and max compare values: numbers or texts (or tuples of them), not cards or people."""
+        if t.kind in ("int", "text", "bool", "any", "tuple"):
+            return
+        self.add(f"{what} compares values, and {t} values have no order", span,
+                 "order them by a number or text: sort(x for x in xs by x.value)")
+
     def builtin(self, c: ast.Call, args: list[T]) -> T:
         n = c.name
         if n in ("min", "max") and len(args) > 1:
@@ -661,6 +674,8 @@ class Checker:
                 return ANY
             if n in ("sum",) and not fits(el, INT):
                 self.add(f"sum adds numbers, not {el}", c.args[0].span)
+            if n in ("sort", "min", "max"):
+                self.ordered(el, c.args[0].span, n)
             return {"len": INT, "count": INT, "sum": INT, "any": BOOL, "all": BOOL,
                     "sort": list_of(el), "reverse": list_of(el), "unique": list_of(el)}.get(n, el)
         if n in ("abs", "clamp", "roll"):
@@ -673,12 +688,20 @@ class Checker:
                 self.add("player(NAME) takes the player's name as text", c.args[0].span)
             return self.player_type
         if n == "range":
+            for a, t in zip(c.args, args):
+                if not fits(t, INT):
+                    self.add(f"range(FROM, TO) counts whole numbers, not {t}", a.span)
             return list_of(INT)
         if n in ("text", "plural"):
             if n == "plural" and not (fits(args[0], INT) and fits(args[1], TEXT)):
                 self.add("plural(COUNT, WORD) takes a number and a word", c.span)
             return TEXT
         if n == "index_of":
+            el = elem(args[0])
+            if el is None:
+                self.add(f"index_of(LIST, VALUE) looks in a list or pile, not {args[0]}", c.args[0].span)
+            elif not fits(args[1], el) and not fits(el, args[1]):
+                self.add(f"index_of looks for {el} values, not {args[1]}", c.args[1].span)
             return INT
         return ANY
 
@@ -698,6 +721,10 @@ class Checker:
             if not fits(el, BOOL):
                 self.add(f"{n} needs conditions, not {el}", e.comp.elem.span)
             return BOOL
+        if n in ("sort", "min", "max"):
+            key = e.comp.key
+            self.ordered(self.types.get(id(key), ANY) if key is not None else el,
+                         key.span if key is not None else e.comp.elem.span, n)
         if n in ("sort", "list"):
             return list_of(el)
         return el
@@ -804,3 +831,18 @@ def _ends(b: ast.Block) -> bool:
 
 def check(prog: Program) -> dict[int, T]:
     return Checker(prog).run()
+
+
+def _place(e):
+    """A span-free shape of a place (name, field, index) to tell that two are the same; else None."""
+    if isinstance(e, ast.Var):
+        return ("var", e.name)
+    if isinstance(e, ast.Field):
+        inner = _place(e.obj)
+        return None if inner is None else ("field", inner, e.name)
+    if isinstance(e, ast.Index):
+        obj, idx = _place(e.obj), _place(e.index)
+        return None if obj is None or idx is None else ("index", obj, idx)
+    if isinstance(e, (ast.Int, ast.Str)):
+        return ("lit", e.value)
+    return None

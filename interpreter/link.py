@@ -99,6 +99,10 @@ def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
         errors.add("a scenario belongs in its own file", item.span, "run it with: pitwall scenario FILE")
         return
     if isinstance(item, ast.Override):
+        if not in_variant:
+            errors.add(f"'{item.mode}' changes the base rules from a variant file", item.span,
+                       f"in the base rules, drop '{item.mode}' and write the definition itself")
+            return
         _override(prog, item, errors)
         return
     name = item.name

@@ -16,7 +16,7 @@ from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError
 from .link import Program, apply_settings, link
 from .parse import parse_file
-from .runtime import NAMESPACE
+from .runtime import NAMESPACE, load_error
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 EXT = ".pw"
@@ -92,7 +92,10 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     compiled = compile_program(prog, types)
     namespace = dict(NAMESPACE)
     if execute:
-        exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
+        try:
+            exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
+        except Exception as exc:  # noqa: BLE001 - a constant or deck row failed: point at it
+            raise load_error(exc, GENERATED, compiled.linemap) from None
     return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
 
 
@@ -132,8 +135,8 @@ def check_file(path: Path) -> Loaded | ast.SourceFile:
     game = game_of_file(path)
     is_variant = any(isinstance(i, ast.VariantDecl) for i in parsed.items)
     if game is None:
-        return build([path], [], execute=False)
+        return build([path], [])
     if is_variant:
-        return build(game.base_files(), [path], game, (path.stem,), execute=False)
+        return build(game.base_files(), [path], game, (path.stem,))
     base = [b for b in game.base_files() if b.resolve() != path.resolve()]
-    return build(base + [path], [], game, execute=False)
+    return build(base + [path], [], game)

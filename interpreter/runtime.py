@@ -188,14 +188,7 @@ class Game:
         return cls(message, span)
 
     def error_from_traceback(self, tb, message: str, cls=RuleRuntimeError) -> PitwallError:
-        span = None
-        linemap = self.loaded.compiled.linemap
-        while tb is not None:
-            code = tb.tb_frame.f_code
-            if code.co_filename == self.loaded.filename and 0 < tb.tb_lineno <= len(linemap):
-                span = linemap[tb.tb_lineno - 1] or span
-            tb = tb.tb_next
-        return cls(message, span)
+        return cls(message, rules_span(tb, self.loaded.filename, self.loaded.compiled.linemap))
 
     # ------------------------------------------------------------ called by generated code
     def choose(self, by, name: str, options, prompt, prefer, sid: int):
@@ -286,6 +279,22 @@ class Game:
 
 def _no_emit(event, args):
     return None
+
+
+def rules_span(tb, filename: str, linemap: list) -> Span | None:
+    """The rules line behind the innermost generated-code frame of a traceback."""
+    span = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename and 0 < tb.tb_lineno <= len(linemap):
+            span = linemap[tb.tb_lineno - 1] or span
+        tb = tb.tb_next
+    return span
+
+
+def load_error(exc: Exception, filename: str, linemap: list) -> RuleRuntimeError:
+    """A constant or deck that fails while the rules load (`const X = 1 / 0`)."""
+    span = rules_span(exc.__traceback__, filename, linemap)
+    return RuleRuntimeError(f"while loading the rules: {_explain(exc)}", span)
 
 
 def _explain(exc: Exception) -> str:

@@ -145,3 +145,12 @@ rule main() {
 
     texts = [entry_line(loaded, e)["text"] for e in told]
     assert texts == ["faces to the left of to the left, right", "faces right of nothing"]
+
+
+def test_a_constant_that_fails_at_load_points_at_its_line(tmp_path):
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + "const SHARE = 10 / 0\nrule main() { finish players }\n")
+    with pytest.raises(RuleRuntimeError) as e:
+        build([path], [])
+    assert e.value.message == "while loading the rules: division by zero"
+    assert e.value.span.line == HEAD.count("\n") + 1

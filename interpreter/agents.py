@@ -97,9 +97,15 @@ class Human(Agent):
     name = "human"
     asks_always = True
 
+    def __init__(self):
+        self.shown = None
+
     def pick(self, game, by, decision, options, prompt, prefer):
-        click.echo("")
-        click.echo(view(game, by))
+        seen = game.view_of(by) if game._view is not None else view(game, by)
+        if seen != self.shown:  # the table again only when something changed
+            click.echo("")
+            click.echo(seen)
+            self.shown = seen
         click.echo(f"{by.name}, {prompt or 'choose ' + decision}:")
         for i, o in enumerate(options, 1):
             click.echo(f"  {i}. {describe(o)}")

@@ -315,6 +315,7 @@ class GameDecl:
     score: str | None
     play: str
     span: Span = _span()
+    view: str | None = None  # function(player) -> list of text: what a human player sees
 
 
 @node

@@ -146,6 +146,20 @@ class Checker:
                      self.suggest(g.play, self.prog.rules))
         elif rule.params:
             self.add(f"the rule that plays the game, {g.play!r}, must take no parameters", rule.span)
+        if g.view is not None:
+            self.check_view(g)
+
+    def check_view(self, g: ast.GameDecl) -> None:
+        f = self.prog.functions.get(g.view)
+        if f is None:
+            self.add(f"the game's view {g.view!r} is not a function", g.span,
+                     self.suggest(g.view, self.prog.functions) or "function NAME(me: KIND) -> list of text")
+            return
+        wanted = T("participant", g.player_kind)
+        ok = len(f.params) == 1 and self.resolve_type(f.params[0].type) == wanted
+        if not ok or self.resolve_type(f.ret) not in (TEXT, list_of(TEXT)):
+            self.add(f"the view {g.view!r} must take one {g.player_kind} and give text or a list of text",
+                     f.span, f"function {g.view}(me: {g.player_kind}) -> list of text")
 
     def resolve_type(self, ref: ast.TypeRef) -> T:
         if ref.name in ("list", "pile"):

@@ -91,7 +91,8 @@ class Gen:
             self.line(f"_S.{name} = {self.initial(g)}", g.span)
         self.line("return None")
         self.indent -= 1
-        self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}")
+        view = f"f_{p.game.view}" if p.game and p.game.view else "None"
+        self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view)
         self.indent -= 1
 
     def record_class(self, rec: ast.RecordDecl) -> None:

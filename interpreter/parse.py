@@ -270,7 +270,7 @@ class _ToAst(Transformer):
     # declarations
     def game_decl(self, meta, children):
         name, title, *settings = children
-        s = dict(kind=None, lo=None, hi=None, names=(), score=None, play=None)
+        s = dict(kind=None, lo=None, hi=None, names=(), score=None, play=None, view=None)
         for key, value in settings:
             s.update(value) if key == "players" else s.__setitem__(key, value)
         if s["kind"] is None or s["play"] is None:
@@ -279,7 +279,7 @@ class _ToAst(Transformer):
             raise E("a game needs 'players KIND MIN to MAX' and 'play RULE'", self.sp(meta),
                     "for example: players Racer 2 to 6  play race")
         return ast.GameDecl(str(name), _unquote(title), s["kind"], s["lo"], s["hi"], s["names"], s["score"],
-                            s["play"], span=self.sp(meta))
+                            s["play"], span=self.sp(meta), view=s["view"])
 
     def game_players(self, meta, c):
         return "players", dict(kind=str(c[0]), lo=int(c[1]), hi=int(c[2]))
@@ -292,6 +292,9 @@ class _ToAst(Transformer):
 
     def game_play(self, meta, c):
         return "play", str(c[0])
+
+    def game_view(self, meta, c):
+        return "view", str(c[0])
 
     def enum_decl(self, meta, c):
         members = tuple(m[0] for m in c[1:])

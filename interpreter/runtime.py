@@ -149,7 +149,7 @@ class Game:
         self.state = State(list(self.participants))
         if not record:
             self.emit = _no_emit
-        self._init, self._rules = ns["_new_game"](self)
+        self._init, self._rules, self._view = ns["_new_game"](self)
         self._main = self._rules[loaded.program.game.play]
 
     # ------------------------------------------------------------ running
@@ -182,6 +182,11 @@ class Game:
             raise
         except Exception as exc:  # noqa: BLE001
             raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None
+
+    def view_of(self, player) -> str:
+        """The rules' view for one player (`game { view NAME }`), as lines of text."""
+        seen = self._view(player)
+        return seen if isinstance(seen, str) else "\n".join(seen)
 
     def error(self, sid: int | None, message: str, cls=RuleRuntimeError) -> PitwallError:
         span = self.loaded.compiled.spans[sid] if sid is not None else None

@@ -191,23 +191,32 @@ rule main() {
 """
 
 
-@pytest.fixture
-def settings_game(tmp_path, monkeypatch):
-    """A throwaway game folder with two settings, found by the loader like a shipped game."""
+def add_game(tmp_path, monkeypatch, name: str, rules: str) -> str:
+    """A throwaway game folder, found by the loader beside the shipped games."""
     from pitwall.interpreter import load as load_module
 
-    folder = tmp_path / "games" / "counting"
-    folder.mkdir(parents=True)
-    (folder / "rules.pw").write_text(SETTINGS_GAME)
-    (folder / "variants").mkdir()
-    (folder / "variants" / "duo.pw").write_text('variant duo "Two only" players 2 to 2\n')
-    for game in load_module.GAMES.iterdir():
-        if game.is_dir():
-            (tmp_path / "games" / game.name).symlink_to(game)
-    monkeypatch.setattr(load_module, "GAMES", tmp_path / "games")
+    games = tmp_path / "games"
+    if not games.exists():
+        games.mkdir()
+        for game in load_module.GAMES.iterdir():
+            if game.is_dir():
+                (games / game.name).symlink_to(game)
+        monkeypatch.setattr(load_module, "GAMES", games)
+    (games / name).mkdir()
+    (games / name / "rules.pw").write_text(rules)
     load_module.load.cache_clear()
-    yield "counting"
-    load_module.load.cache_clear()
+    return name
+
+
+@pytest.fixture
+def settings_game(tmp_path, monkeypatch):
+    name = add_game(tmp_path, monkeypatch, "counting", SETTINGS_GAME)
+    (tmp_path / "games" / name / "variants").mkdir()
+    (tmp_path / "games" / name / "variants" / "duo.pw").write_text('variant duo "Two only" players 2 to 2\n')
+    yield name
+    from pitwall.interpreter.load import load
+
+    load.cache_clear()
 
 
 def test_games_lists_settings(settings_game):
@@ -262,3 +271,27 @@ def test_a_variant_narrows_the_player_count(settings_game):
     assert r.exit_code == 2
     assert "Counting takes 2 to 2 players, not 3" in r.output
     assert invoke("play", settings_game, "--variant", "duo").exit_code == 0
+
+
+VIEW_GAME = """game viewing "Viewing" { players P 2 to 2  play main  view seen }
+participant P { n: int secret = 0 }
+function seen(me: P) -> list of text = ["You hold " + text(me.n) + ".", "Others: " + text(len(players) - 1)]
+rule main() {
+    repeat 2 {
+        for p in players {
+            choose k from [1, 2, 3] by p "how many to take"
+            p.n += k
+        }
+    }
+    finish players
+}
+"""
+
+
+def test_human_sees_the_rules_view_when_it_changes(tmp_path, monkeypatch):
+    add_game(tmp_path, monkeypatch, "viewing", VIEW_GAME)
+    r = invoke("play", "viewing", "--agent", "1=human", "--agent", "2=first", input="x\n3\n2\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("You hold 0.") == 1 and r.output.count("You hold 3.") == 1
+    assert "Others: 1" in r.output and "Player 1, how many to take:" in r.output
+    assert "please type a number from 1 to 3" in r.output

@@ -266,7 +266,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, 
     if "human" in seats:
         raise click.UsageError("simulate plays without people; choose random, first or heuristic agents")
     start = time.perf_counter()
-    outcomes = _with_progress(count, lambda tick: run(loaded.program.game.name, loaded.variants, names_, seats,
+    outcomes = _with_progress(count, lambda tick: run(loaded.game.ref, loaded.variants, names_, seats,
                                                       count, seed, jobs, tick, loaded.settings))
     elapsed = time.perf_counter() - start
     summary = summarize(outcomes, names_)
@@ -276,6 +276,72 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, 
         click.echo(json.dumps(summary, indent=2))
         return
     _print_summary(summary, elapsed)
+
+
+@cli.command()
+@click.argument("game")
+@variant_option
+@click.option("--with", "alternatives", multiple=True, required=True, metavar="V[+V2...]",
+              help="Variants to compare with the baseline (repeatable; join several with '+').")
+@click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players.")
+@click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@seed_option
+@click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT", help="As for play; default random.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@settings_option
+@guarded
+def compare(game, variants, alternatives, players, count, jobs, seed, agents, as_json, sets, races):
+    """Simulate the baseline and each alternative on the same seeds, side by side.
+
+    The baseline is GAME with its --variant options; each --with adds variants to it.
+
+    \b
+    Example:
+        pitwall compare GAME --with VARIANT -p 4 -n 5000 --jobs 2
+        pitwall compare GAME -v VARIANT --with OTHER --with OTHER+THIRD
+    """
+    from .interpreter.engine import agent_names
+    from .interpreter.simulate import simulate as run
+    from .interpreter.simulate import summarize
+
+    settings = _settings(sets, races)
+    configs = [tuple(variants)] + [tuple(variants) + tuple(a.split("+")) for a in alternatives]
+    summaries = []
+    for config in configs:
+        loaded, names_ = _setup(game, config, players, None, settings)
+        seats = agent_names(list(agents), len(names_), "random")
+        if "human" in seats:
+            raise click.UsageError("compare plays without people; choose random, first or heuristic agents")
+        outcomes = _with_progress(count, lambda tick, ld=loaded, n=names_, st=seats: run(
+            ld.game.ref, ld.variants, n, st, count, seed, jobs, tick, ld.settings))
+        summary = summarize(outcomes, names_)
+        summary.update(variants=list(loaded.variants), label=" + ".join(Path(v).stem for v in config) or "base game")
+        summaries.append(summary)
+    if as_json:
+        click.echo(json.dumps({"games": count, "seed": seed, "configs": summaries}, indent=2))
+        return
+    _print_comparison(summaries, count, seed)
+
+
+def _print_comparison(summaries: list[dict], count: int, seed: int) -> None:
+    """One row per configuration; per participant its win rate and mean score."""
+    from rich.console import Console
+    from rich.table import Table
+
+    names: list[str] = []
+    for s in summaries:
+        names += [r["name"] for r in s["participants"] if r["name"] not in names]
+    table = Table(title=f"{count} games each, seeds {seed} to {seed + count - 1}: win rate / mean score")
+    table.add_column("variants")
+    for name in names:
+        table.add_column(name, justify="right")
+    for s in summaries:
+        rows = {r["name"]: r for r in s["participants"]}
+        cells = [f"{100 * rows[n]['win_rate']:.1f}% / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-"
+                 for n in names]
+        table.add_row(s["label"], *cells)
+    Console().print(table)
 
 
 def _with_progress(total, work):

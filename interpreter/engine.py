@@ -51,6 +51,6 @@ def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *
     made: list[Agent] = [make_agent(a, seed, i) for i, a in enumerate(agents)]
     game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget,
                 auto_agent=Heuristic(seed, len(players)))
-    header = Header(loaded.program.game.name, loaded.variants, loaded.rules_hash, seed, tuple(players),
-                    tuple(agents), loaded.settings)
+    ref = loaded.game.ref if loaded.game else loaded.program.game.name
+    header = Header(ref, loaded.variants, loaded.rules_hash, seed, tuple(players), tuple(agents), loaded.settings)
     return game, header

@@ -36,6 +36,11 @@ class GameDir:
     def scenario_files(self) -> list[Path]:
         return sorted((self.path / "scenarios").glob("*" + EXT))
 
+    @property
+    def ref(self) -> str:
+        """How records and worker processes name the game: its name if shipped, else its folder."""
+        return self.name if self.path.parent == GAMES.resolve() else str(self.path)
+
 
 @attrs.frozen
 class Loaded:
@@ -61,6 +66,13 @@ def games() -> list[GameDir]:
 
 
 def find_game(name: str) -> GameDir:
+    """A shipped game by name, or a game in a folder of one's own (a path to it or to one of its files)."""
+    if any(sep in name for sep in ("/", "\\")) or name.endswith(EXT) or name.startswith("."):
+        path = Path(name).expanduser()
+        game = game_of_file(path / "rules.pw") if path.is_dir() else game_of_file(path) if path.is_file() else None
+        if game is None:
+            raise PitwallError(f"no game's rules at {name!r}", hint="name a folder that holds its .pw rules files")
+        return game
     want = canonical(name)
     for g in games():
         if g.name == want:
@@ -104,13 +116,22 @@ def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, s
     game = find_game(name)
     available = game.variant_files()
     paths = []
+    names = []
     for v in variants:
+        if v.endswith(EXT):  # a variant file of one's own, not (yet) in the game's folder
+            path = Path(v).expanduser().resolve()
+            if not path.is_file():
+                raise PitwallError(f"no variant file {v!r}")
+            paths.append(path)
+            names.append(str(path))
+            continue
         key = canonical(v)
         if key not in available:
             raise PitwallError(f"{game.name} has no variant {v!r}",
-                               hint="variants: " + (", ".join(available) or "none"))
+                               hint="variants: " + (", ".join(available) or "none") + ", or a path to a .pw file")
         paths.append(available[key])
-    return build(game.base_files(), paths, game, tuple(canonical(v) for v in variants), settings=settings)
+        names.append(key)
+    return build(game.base_files(), paths, game, tuple(names), settings=settings)
 
 
 def game_of_file(path: Path) -> GameDir | None:
@@ -118,7 +139,7 @@ def game_of_file(path: Path) -> GameDir | None:
     folder = path.resolve().parent
     if folder.name in ("variants", "scenarios"):
         folder = folder.parent
-    if any(folder.glob("*" + EXT)):
+    if folder.is_dir() and any(folder.glob("*" + EXT)):
         return GameDir(folder.name, folder)
     return None
 

@@ -295,3 +295,33 @@ def test_human_sees_the_rules_view_when_it_changes(tmp_path, monkeypatch):
     assert r.output.count("You hold 0.") == 1 and r.output.count("You hold 3.") == 1
     assert "Others: 1" in r.output and "Player 1, how many to take:" in r.output
     assert "please type a number from 1 to 3" in r.output
+
+
+def test_compare_runs_each_configuration_on_the_same_seeds():
+    r = invoke("compare", "why-first", "-p", "3", "-n", "30", "--with", "tactical",
+               "--with", "tactical+all_together_score", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert [c["label"] for c in out["configs"]] == ["base game", "tactical", "tactical + all_together_score"]
+    alone = json.loads(invoke("simulate", "why-first", "-p", "3", "-n", "30", "-v", "tactical", "--json").output)
+    assert out["configs"][1]["participants"] == alone["participants"]
+    table = invoke("compare", "why-first", "-p", "3", "-n", "10", "--with", "tactical")
+    assert table.exit_code == 0 and "base game" in table.output and "Anne" in table.output
+
+
+def test_a_game_and_a_variant_of_ones_own_play_from_paths(tmp_path):
+    import shutil
+
+    mine = tmp_path / "mine"
+    shutil.copytree(WHY_FIRST, mine)
+    variant = tmp_path / "short.pw"
+    variant.write_text('variant short "Four stages"\nreplace const STAGES = 4\n')
+    rec = tmp_path / "game.jsonl"
+    r = invoke("play", mine, "-p", "3", "--variant", variant, "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert "Stage 4 begins" in r.output and "Stage 5 begins" not in r.output
+    header = json.loads(rec.read_text().splitlines()[0])
+    assert header["game"] == str(mine) and header["variants"] == [str(variant)]
+    assert invoke("replay", rec).exit_code == 0
+    bad = invoke("play", tmp_path / "nowhere")
+    assert bad.exit_code == 2 and "no game's rules at" in bad.output

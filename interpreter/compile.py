@@ -8,6 +8,8 @@ failure inside generated code is reported at the rules' file, line and column.
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from . import ast
@@ -379,9 +381,9 @@ class Gen:
             "clamp": lambda: f"min(max({args[0]}, {args[1]}), {args[2]})",
             "reverse": lambda: f"list(reversed({args[0]}))",
             "unique": lambda: f"list(dict.fromkeys({args[0]}))",
-            "first": lambda: f"_first({args[0]})",
-            "last": lambda: f"_last({args[0]})",
-            "top": lambda: f"_last({args[0]})",
+            "first": lambda: _end_of(args[0], "0", "_first"),
+            "last": lambda: _end_of(args[0], "-1", "_last"),
+            "top": lambda: _end_of(args[0], "-1", "_last"),
             "player": lambda: f"_player({args[0]}, {self.sid(c.span)})",
             "range": lambda: f"list(range({args[0]}, {args[1]} + 1))",
             "text": lambda: f"_text({args[0]})",
@@ -399,8 +401,8 @@ class Gen:
         if n == "count":
             return f"len([1 for l_{c.var} in {self.expr(c.iter)}" + (
                 f" if {self.expr(c.cond)}]" if c.cond is not None else "]") + ")"
-        if n in AGG_PY:
-            return f"{AGG_PY[n]}({self.comp(c)})"
+        if n in AGG_PY:  # a list is faster than a generator for the few items games hold
+            return f"{AGG_PY[n]}([{self.comp(c)}])" if n == "sum" else f"{AGG_PY[n]}({self.comp(c)})"
         if n == "first":
             return f"next(({self.comp(c)}), None)"
         if n == "list":
@@ -459,3 +461,13 @@ def compile_program(prog: Program, types: dict[int, T]) -> Compiled:
         event_params=tuple(tuple(p.name for p in prog.events[e].params) for e in g.events),
         templates=tuple(prog.events[e].template for e in g.events),
     )
+
+
+_PLACE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")
+
+
+def _end_of(xs: str, index: str, helper: str) -> str:
+    """A pile's top or bottom, inlined when the pile is a plain name or field (hot in card games)."""
+    if _PLACE.fullmatch(xs):
+        return f"({xs}[{index}] if {xs} else None)"
+    return f"{helper}({xs})"

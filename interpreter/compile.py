@@ -47,6 +47,9 @@ class Gen:
         self.events = list(prog.events)
         self.locals: list[set[str]] = []
         self.tmp = 0
+        self.subst: dict[str, str] | None = None  # parameter -> argument code, inside an inlined call
+        self.inlining: list[str] = []
+        self.modified = {m.target for m in prog.modifiers}
 
     # ------------------------------------------------------------ output
     def line(self, text: str, span: Span | None = None) -> None:
@@ -345,7 +348,7 @@ class Gen:
         if t is not None and t.kind == "enumtype":
             return f"E_{n}"
         if self.is_local(e):
-            return f"l_{n}"
+            return self.subst.get(n, f"l_{n}") if self.subst is not None else f"l_{n}"
         if n in p.globals or n == "players":
             return f"_S.{n}"
         if n in p.consts:
@@ -371,7 +374,7 @@ class Gen:
     def expr_Call(self, c: ast.Call) -> str:
         args = [self.expr(a) for a in c.args]
         if c.name in self.prog.functions:
-            return f"f_{c.name}({', '.join(args)})"
+            return self.inline(c.name, args) or f"f_{c.name}({', '.join(args)})"
         n = c.name
         if n in ("min", "max") and len(args) > 1:
             return f"{n}({', '.join(args)})"
@@ -392,15 +395,42 @@ class Gen:
             "plural": lambda: f"_plural({args[0]}, {args[1]})",
         }[n]()
 
-    def comp(self, c: ast.Comprehension, elem: str | None = None) -> str:
-        cond = f" if {self.expr(c.cond)}" if c.cond is not None else ""
-        return f"{elem or self.expr(c.elem)} for l_{c.var} in {self.expr(c.iter)}{cond}"
+    def inline(self, name: str, args: list[str]) -> str | None:
+        """A small one-expression function's body in place of its call: card games call `speed(p)`
+        and friends in every loop. Only with plain arguments (names, fields, literals), which cost
+        nothing to repeat and cannot roll dice; never with modifiers, recursion or deep nesting."""
+        f = self.prog.functions[name]
+        if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
+                or len(self.inlining) >= 4 or _size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
+            return None
+        saved = self.subst
+        self.subst = {p.name: a for p, a in zip(f.params, args)}
+        self.inlining.append(name)
+        try:
+            return f"({self.expr(f.body)})"
+        finally:
+            self.inlining.pop()
+            self.subst = saved
+
+    def comp(self, c: ast.Comprehension, elem=None) -> str:
+        """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
+        it = self.expr(c.iter)  # evaluated outside the comprehension, as in Python
+        saved = self.subst
+        var = f"l_{c.var}"
+        if saved is not None:  # inside an inlined function: a fresh name cannot capture the caller's
+            var = f"l_{c.var}_{self.fresh()}"
+            self.subst = {**saved, c.var: var}
+        try:
+            cond = f" if {self.expr(c.cond)}" if c.cond is not None else ""
+            body = elem() if elem else self.expr(c.elem)
+        finally:
+            self.subst = saved
+        return f"{body} for {var} in {it}{cond}"
 
     def expr_Aggregate(self, e: ast.Aggregate) -> str:
         c, n = e.comp, e.name
         if n == "count":
-            return f"len([1 for l_{c.var} in {self.expr(c.iter)}" + (
-                f" if {self.expr(c.cond)}]" if c.cond is not None else "]") + ")"
+            return f"len([{self.comp(c, lambda: '1')}])"
         if n in AGG_PY:  # a list is faster than a generator for the few items games hold
             return f"{AGG_PY[n]}([{self.comp(c)}])" if n == "sum" else f"{AGG_PY[n]}({self.comp(c)})"
         if n == "first":
@@ -411,7 +441,9 @@ class Gen:
             if n == "sort":
                 return f"sorted([{self.comp(c)}], reverse={c.desc})"
             return f"_{n}([{self.comp(c)}])"
-        pair = f"({self.expr(c.key)}, {self.expr(c.elem)})"
+        def pair():
+            return f"({self.expr(c.key)}, {self.expr(c.elem)})"
+
         if n == "sort":
             return f"_sort_by([{self.comp(c, pair)}], {c.desc})"
         return f"_{n}_by([{self.comp(c, pair)}])"
@@ -471,3 +503,15 @@ def _end_of(xs: str, index: str, helper: str) -> str:
     if _PLACE.fullmatch(xs):
         return f"({xs}[{index}] if {xs} else None)"
     return f"{helper}({xs})"
+
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")
+
+
+def _size(node) -> int:
+    """How many AST nodes an expression holds: inlining copies it into every caller."""
+    if isinstance(node, (list, tuple)):
+        return sum(_size(n) for n in node)
+    if not attrs.has(type(node)):
+        return 0
+    return 1 + sum(_size(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")

@@ -401,7 +401,7 @@ class Gen:
         nothing to repeat and cannot roll dice; never with modifiers, recursion or deep nesting."""
         f = self.prog.functions[name]
         if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
-                or len(self.inlining) >= 4 or _size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
+                or len(self.inlining) >= 8 or _size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
             return None
         saved = self.subst
         self.subst = {p.name: a for p, a in zip(f.params, args)}

@@ -130,8 +130,9 @@ def view(game, by) -> str:
     for p in game.by_name.values():
         parts = []
         for f in p._fields:
-            secret = f in p._secret
-            if secret and p is not by:
+            # secret: only its owner sees it; hidden: nobody does (a face-down stack)
+            secret = f in p._hidden or (f in p._secret and p is not by)
+            if secret:
                 v = getattr(p, f)
                 parts.append(f"{f}: {len(v)} hidden" if isinstance(v, list) else f"{f}: ?")
             else:

@@ -110,6 +110,7 @@ class Gen:
         self.line(f"_show = {rec.show!r}")
         self.line(f"_fields = {tuple(names)!r}")
         self.line(f"_secret = {tuple(f.name for f in rec.fields if f.visibility != 'public')!r}")
+        self.line(f"_hidden = {tuple(f.name for f in rec.fields if f.visibility == 'hidden')!r}")
         if rec.what == "card":
             params = ", ".join(f"{f.name}" + ("" if f.default is None else f"={self.expr(f.default)}")
                                for f in rec.fields)

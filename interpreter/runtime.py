@@ -40,6 +40,7 @@ class _Participant:
     _kind = ""
     _fields: tuple[str, ...] = ()
     _secret: tuple[str, ...] = ()
+    _hidden: tuple[str, ...] = ()
 
     def __init__(self, name: str, seat: int, is_player: bool):
         self.name = name

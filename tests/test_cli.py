@@ -167,6 +167,7 @@ def test_human_agent_lists_options_and_reprompts_on_bad_input():
     assert "Anne, choose the card to play:" in r.output
     assert "please type a number from 1 to 5" in r.output
     assert "Anne (you) - position: 0" in r.output and "hand: 5 hidden" in r.output
+    assert "stack: 0 hidden" in r.output.split("Anne (you)")[1].splitlines()[0]  # hidden even from her
 
 
 def test_human_agent_at_end_of_input_aborts_cleanly():

@@ -17,7 +17,8 @@ from pitwall.interpreter.scenario import narrate
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
-# (game, variants, players, seed, agents): whole seeded games, like OpenSpiel's playthroughs.
+# (game, variants, players, seed, agents[, settings]): whole seeded games, like OpenSpiel's
+# playthroughs.
 GAMES = [
     ("why_first", (), 2, 1, "heuristic"),
     ("why_first", (), 3, 2, "random"),
@@ -29,13 +30,14 @@ GAMES = [
 ]
 
 
-def game_stem(game, variants, players, seed, agent) -> Path:
+def game_stem(game, variants, players, seed, agent, settings=()) -> Path:
     label = "+".join(variants) or "base"
-    return GOLDEN / game / f"{label}-p{players}-seed{seed}-{agent}"
+    extra = "".join(f"-{k}{v}" for k, v in settings)
+    return GOLDEN / game / f"{label}-p{players}-seed{seed}-{agent}{extra}"
 
 
-def make_game(game, variants, players, seed, agent) -> tuple[str, str]:
-    loaded = load(game, variants)
+def make_game(game, variants, players, seed, agent, settings=()) -> tuple[str, str]:
+    loaded = load(game, variants, settings)
     names = player_names(loaded, players)
     g, header = new_game(loaded, names, [agent] * players, seed)
     g.run()

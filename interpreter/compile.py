@@ -85,6 +85,7 @@ class Gen:
                      "_new", "_roll", "_sim_begin", "_sim_end", "_over"):
             self.line(f"{name} = _rt.{name[1:]}")
         self.line("_S = _rt.state")
+        self.line("_telling = _rt.telling")
         self.line("_budget = _rt.budget")
         for f in p.functions.values():
             self.function(f)
@@ -315,7 +316,8 @@ class Gen:
         # collections are snapshotted: the rules usually empty a pile right after telling of it
         args = "".join((f"tuple({self.expr(a)})" if self.types.get(id(a), T("any")).kind in ("list", "pile")
                         else self.expr(a)) + ", " for a in s.args)
-        self.line(f"_emit({self.events.index(s.event)}, ({args}))", s.span)
+        # Nobody listens in a plain simulation: skip working out the event's values.
+        self.line(f"if _telling: _emit({self.events.index(s.event)}, ({args}))", s.span)
 
     def stmt_Finish(self, s: ast.Finish):
         self.line(f"_finish({self.expr(s.winners)})", s.span)

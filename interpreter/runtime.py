@@ -137,6 +137,7 @@ class Game:
         self.log: list[tuple] = []
         self.listener = listener
         self.record = record
+        self.telling = record or listener is not None  # events are worked out only for someone
         self.agents = agents
         self.auto_agent = auto_agent
         self.budget = [budget]

@@ -59,6 +59,9 @@ class Context:
 
 class Checker:
     static: tuple[str, set[str], bool] | None = None  # (what, names it may use, may call functions)
+    # Where `roll` may not stand: code that runs only for some agents or listeners, or that any
+    # of them may call, would draw from the game's generator in one run and not in its replay.
+    no_roll: str | None = None
     sim_var: str | None = None  # the participant of the simultaneous block being checked
 
     def __init__(self, prog: Program):
@@ -266,6 +269,13 @@ class Checker:
         return scope
 
     def check_function(self, f: ast.FunctionDecl) -> None:
+        self.no_roll = "a function"
+        try:
+            self._check_function(f)
+        finally:
+            self.no_roll = None
+
+    def _check_function(self, f: ast.FunctionDecl) -> None:
         scope = self.params_scope(f.params)
         ret = self.resolve_type(f.ret)
         if isinstance(f.body, ast.Block):
@@ -282,6 +292,13 @@ class Checker:
         self.block(r.body, self.params_scope(r.params), Context("rule"))
 
     def check_modifier(self, m: ast.ModifyDecl) -> None:
+        self.no_roll = "a modifier"
+        try:
+            self._check_modifier(m)
+        finally:
+            self.no_roll = None
+
+    def _check_modifier(self, m: ast.ModifyDecl) -> None:
         f = self.prog.functions.get(m.target)
         if f is None:
             self.add(f"'modify' needs a function; {m.target!r} is not one", m.span,
@@ -453,7 +470,9 @@ class Checker:
         if s.prefer is not None:
             inner = Scope(scope)
             inner.vars["option"] = opts
+            self.no_roll, outer = self.no_roll or "a 'prefer' score", self.no_roll
             got = self.expr(s.prefer, inner)
+            self.no_roll = outer
             if not (fits(got, INT) or got.kind == "tuple"):
                 self.add(f"'prefer' scores an option with a number (or tuple), not {got}", s.prefer.span)
         t = s.target
@@ -504,7 +523,9 @@ class Checker:
             for a in s.args:
                 self.expr(a, scope)
             return
+        self.no_roll, outer = self.no_roll or "an event's values", self.no_roll
         self.call_args(ast.Call(s.event, s.args, span=s.span), e.params, scope)
+        self.no_roll = outer
 
     def stmt_Finish(self, s: ast.Finish, scope, ctx):
         t = self.expr(s.winners, scope)
@@ -692,6 +713,9 @@ class Checker:
                 self.ordered(el, c.args[0].span, n)
             return {"len": INT, "count": INT, "sum": INT, "any": BOOL, "all": BOOL,
                     "sort": list_of(el), "reverse": list_of(el), "unique": list_of(el)}.get(n, el)
+        if n == "roll" and self.no_roll:
+            self.add(f"roll draws from the game's generator and cannot stand in {self.no_roll}", c.span,
+                     "roll in a rule ('let r = roll(6)') and pass the result on")
         if n in ("abs", "clamp", "roll"):
             for a, t in zip(c.args, args):
                 if not fits(t, INT):

@@ -27,6 +27,14 @@ GAMES = [
     ("why_first", ("tactical",), 2, 4, "random"),
     ("why_first", ("tactical",), 4, 5, "heuristic"),
     ("why_first", ("all_together_score",), 3, 9, "first"),
+    ("street_illegal", (), 3, 1, "heuristic"),
+    ("street_illegal", (), 3, 2, "random"),
+    ("street_illegal", (), 3, 3, "heuristic", (("races", "3"),)),  # a 3-race championship total
+    ("street_illegal", ("tactical_starting_positions",), 4, 1, "heuristic"),  # with ties in the bidding
+    ("street_illegal", ("solo_play",), 1, 1, "heuristic"),
+    ("street_illegal", ("better_old_pros",), 3, 1, "heuristic"),
+    ("street_illegal", ("nitrous_oxide",), 3, 1, "heuristic"),  # nitrous duels, one of them equal
+    ("street_illegal", ("tactical_starting_positions", "better_old_pros", "nitrous_oxide"), 5, 2, "random"),
 ]
 
 

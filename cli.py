@@ -64,6 +64,32 @@ def _settings(sets: tuple[str, ...], races: int | None) -> tuple[tuple[str, str]
     return tuple(out)
 
 
+def many_games_options(fn):
+    """The options simulate and compare share: who plays, how many games, on what seeds."""
+    for option in reversed([
+        click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players."),
+        click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True),
+        click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."),
+        seed_option,
+        click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
+                     help="As for play; default random."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def _play_many(loaded, names, agents, count, seed, jobs, command):
+    """Outcomes of `count` games on seeds seed.., with a progress bar on a terminal."""
+    from .interpreter.engine import agent_names
+    from .interpreter.simulate import simulate as run
+
+    seats = agent_names(list(agents), len(names), "random")
+    if "human" in seats:
+        raise click.UsageError(f"{command} plays without people; choose random, first or heuristic agents")
+    return seats, _with_progress(count, lambda tick: run(loaded.game.ref, loaded.variants, names, seats, count,
+                                                         seed, jobs, tick, loaded.settings))
+
+
 def seed_option(fn):
     return click.option("--seed", "-s", type=int, default=1, show_default=True,
                         help="Seed of the game's generator.")(fn)
@@ -241,11 +267,7 @@ def scenario(file, decisions):
 @cli.command()
 @click.argument("game")
 @variant_option
-@click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players.")
-@click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
-@seed_option
-@click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT", help="As for play; default random.")
+@many_games_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @settings_option
 @guarded
@@ -257,17 +279,11 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, 
         pitwall simulate GAME --players 4 --games 10000 --jobs 2
         pitwall simulate GAME -v VARIANT -p 4 -n 2000 --json
     """
-    from .interpreter.engine import agent_names
-    from .interpreter.simulate import simulate as run
     from .interpreter.simulate import summarize
 
     loaded, names_ = _setup(game, variants, players, None, _settings(sets, races))
-    seats = agent_names(list(agents), len(names_), "random")
-    if "human" in seats:
-        raise click.UsageError("simulate plays without people; choose random, first or heuristic agents")
     start = time.perf_counter()
-    outcomes = _with_progress(count, lambda tick: run(loaded.game.ref, loaded.variants, names_, seats,
-                                                      count, seed, jobs, tick, loaded.settings))
+    seats, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "simulate")
     elapsed = time.perf_counter() - start
     summary = summarize(outcomes, names_)
     summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats,
@@ -283,11 +299,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, 
 @variant_option
 @click.option("--with", "alternatives", multiple=True, required=True, metavar="V[+V2...]",
               help="Variants to compare with the baseline (repeatable; join several with '+').")
-@click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players.")
-@click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
-@seed_option
-@click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT", help="As for play; default random.")
+@many_games_options
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @settings_option
 @guarded
@@ -301,8 +313,6 @@ def compare(game, variants, alternatives, players, count, jobs, seed, agents, as
         pitwall compare GAME --with VARIANT -p 4 -n 5000 --jobs 2
         pitwall compare GAME -v VARIANT --with OTHER --with OTHER+THIRD
     """
-    from .interpreter.engine import agent_names
-    from .interpreter.simulate import simulate as run
     from .interpreter.simulate import summarize
 
     settings = _settings(sets, races)
@@ -310,11 +320,7 @@ def compare(game, variants, alternatives, players, count, jobs, seed, agents, as
     summaries = []
     for config in configs:
         loaded, names_ = _setup(game, config, players, None, settings)
-        seats = agent_names(list(agents), len(names_), "random")
-        if "human" in seats:
-            raise click.UsageError("compare plays without people; choose random, first or heuristic agents")
-        outcomes = _with_progress(count, lambda tick, ld=loaded, n=names_, st=seats: run(
-            ld.game.ref, ld.variants, n, st, count, seed, jobs, tick, ld.settings))
+        _, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "compare")
         summary = summarize(outcomes, names_)
         summary.update(variants=list(loaded.variants), label=" + ".join(Path(v).stem for v in config) or "base game")
         summaries.append(summary)

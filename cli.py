@@ -260,8 +260,7 @@ def scenario(file, decisions):
     """
     from .interpreter.scenario import narrate
 
-    for line in narrate(file, decisions):
-        click.echo(line)
+    narrate(file, decisions, click.echo)
 
 
 @cli.command()

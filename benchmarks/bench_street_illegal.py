@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from timing import interpreted, throughput
+
 GAME = "street_illegal"
 PLAYERS = 3  # + 4 Old Pros: all 7 cars on the track
 TARGET_GPS = 300
@@ -24,18 +26,7 @@ TARGET_RATIO = 3.0
 
 def interpreted_gps(agent: str, seconds: float, players: int = PLAYERS) -> float:
     """Serial, in this process: the way `pitwall simulate` plays each game (no record)."""
-    from pitwall.interpreter.engine import new_game, player_names
-    from pitwall.interpreter.load import load
-
-    loaded = load(GAME)
-    names = player_names(loaded, players)
-    agents = [agent] * players
-    games, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game, _ = new_game(loaded, names, agents, seed, record=False)
-        game.run()
-        games, seed = games + 1, seed + 1
-    return games / (time.perf_counter() - start)
+    return throughput(interpreted(GAME, players, agent), seconds)
 
 
 def simulate_gps(agent: str, count: int, jobs: int, players: int = PLAYERS) -> float:

@@ -16,21 +16,14 @@ import time
 from pathlib import Path
 
 from handwritten_why_first import games_per_second as handwritten_gps
-from pitwall.interpreter.engine import new_game, player_names
+from pitwall.interpreter.engine import player_names
 from pitwall.interpreter.load import find_game, load
 from pitwall.interpreter.simulate import simulate
+from timing import interpreted, throughput
 
 
 def interpreted_gps(players: int, seconds: float) -> float:
-    loaded = load("why_first")
-    names = player_names(loaded, players)
-    agents = ["random"] * players
-    games, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game, _ = new_game(loaded, names, agents, seed, record=False)
-        game.run()
-        games, seed = games + 1, seed + 1
-    return games / (time.perf_counter() - start)
+    return throughput(interpreted("why_first", players, "random"), seconds)
 
 
 def parallel_gps(players: int, count: int, jobs: int) -> float:

@@ -8,8 +8,9 @@ braking stops early if no card in deck + discards could ever slow the car furthe
 """
 
 import random
-import time
 from collections import Counter
+
+from timing import throughput
 
 # Situations; the three obstacles double as the index of the face-up card they hit.
 LEFT, MIDDLE, RIGHT, UPHILL, DOWNHILL = range(5)
@@ -247,13 +248,7 @@ def check_conservation(seed: int, n_players: int) -> list[int]:
 
 def games_per_second(n_players: int, seconds: float = 1.0) -> float:
     """Run games with consecutive seeds for about `seconds`; return the throughput."""
-    games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        play(n_players, games)
-        games += 1
-    return games / (time.perf_counter() - start)
+    return throughput(lambda seed: play(n_players, seed), seconds)
 
 
 def main() -> None:

@@ -5,7 +5,8 @@ games/s figure is a fair "what a person would write" baseline. Rules: /work/shar
 """
 
 import random
-import time
+
+from timing import throughput
 
 # Reconstructed 32-card deck as (white number, value); white number = position in this order + 1.
 # White numbers only matter for the Tactical Variant, but we carry them so cards look like the real thing.
@@ -77,13 +78,7 @@ def play(n_players: int, seed: int) -> list[int]:
 
 def games_per_second(n_players: int, seconds: float = 1.0) -> float:
     """Run games with consecutive seeds for about `seconds`; return the throughput."""
-    games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        play(n_players, games)
-        games += 1
-    return games / (time.perf_counter() - start)
+    return throughput(lambda seed: play(n_players, seed), seconds)
 
 
 def main() -> None:

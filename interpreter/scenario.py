@@ -7,6 +7,7 @@ a `setup` block of ordinary statements that states the position, the rule to `ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
@@ -78,17 +79,28 @@ def run_scenario(sc: Scenario, listener=None) -> Game:
     return game
 
 
-def narrate(path: Path, decisions: bool = True) -> list[str]:
-    """The scenario's title and narration, as `pitwall scenario` prints it (golden files too)."""
+def narrate(path: Path, decisions: bool = True, out: Callable[[str], object] | None = None) -> list[str]:
+    """The scenario's title and narration, as `pitwall scenario` prints it (golden files too).
+
+    Each line also goes to `out` as soon as it is told, so a scenario that fails part-way still
+    shows how far it got before the error.
+    """
     from .record import entry_line, text_of
 
     sc = load_scenario(path)
-    lines = [f"# {sc.decl.title}"]
+    lines: list[str] = []
+
+    def put(text: str) -> None:
+        lines.append(text)
+        if out is not None:
+            out(text)
+
+    put(f"# {sc.decl.title}")
 
     def tell(entry):
         text = text_of(entry_line(sc.loaded, entry), decisions)
         if text:
-            lines.append(text)
+            put(text)
 
     run_scenario(sc, tell)
     return lines

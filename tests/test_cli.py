@@ -127,6 +127,21 @@ def test_scenario_with_an_illegal_decision_is_a_user_error(tmp_path):
     assert "'Zed' is not a legal 'target' for Anne" in r.output
 
 
+def test_a_failing_scenario_still_shows_its_narration_up_to_the_error(tmp_path):
+    # The first decision is legal, the second is not: the lines told before the error stay on stdout.
+    text = (WHY_FIRST / "scenarios" / "movement.pw").read_text()
+    scripted = [line for line in text.splitlines() if line.strip().startswith("decide ")]
+    assert len(scripted) >= 2
+    second = scripted[1]
+    bad = tmp_path / "bad.pw"
+    bad.write_text(text.replace(second, second.rsplit('"', 2)[0] + '"no such option"'))
+    r = invoke("scenario", bad)
+    assert r.exit_code == 2
+    assert "'no such option' is not a legal" in r.output
+    assert r.stdout.splitlines()[0].startswith("# ")
+    assert "chooses" in r.stdout  # the first, legal decision was told
+
+
 def test_simulate_serial_and_parallel_agree():
     serial = invoke("simulate", "why-first", "-p", 4, "-n", 60, "--seed", 3, "--json")
     parallel = invoke("simulate", "why-first", "-p", 4, "-n", 60, "--seed", 3, "--jobs", 2, "--json")

@@ -1,0 +1,30 @@
+"""Games per second: the one timing loop every benchmark here uses."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def throughput(play_one: Callable[[int], object], seconds: float = 1.0) -> float:
+    """Play games with consecutive seeds 0, 1, ... for about `seconds`; return games per second."""
+    games, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        play_one(games)
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def interpreted(game: str, players: int, agent: str, settings=()) -> Callable[[int], object]:
+    """One seeded game of the interpreter, played the way `pitwall simulate` does (no record)."""
+    from pitwall.interpreter.engine import new_game, player_names
+    from pitwall.interpreter.load import load
+
+    loaded = load(game, (), settings)
+    names = player_names(loaded, players)
+
+    def play_one(seed: int):
+        g, _ = new_game(loaded, names, [agent] * players, seed, record=False)
+        return g.run()
+
+    return play_one

@@ -110,7 +110,7 @@ def games():
     Example:
         pitwall games
     """
-    from .interpreter.link import settings_of
+    from .interpreter.link import bounds_text, settings_of
     from .interpreter.load import games as all_games
     from .interpreter.load import load
 
@@ -127,7 +127,8 @@ def games():
             click.echo(f"    --variant {name}: {_variant_title(path)}")
         for name, c in settings_of(load(g.name).program).items():
             about = f": {c.setting}" if isinstance(c.setting, str) else ""
-            click.echo(f"    --set {name}={_literal(c.value)}{about}")
+            allowed = f" ({bounds_text(c)})" if c.bounds else ""
+            click.echo(f"    --set {name}={_literal(c.value)}{allowed}{about}")
     if broken is not None:
         raise broken
 

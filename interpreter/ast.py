@@ -382,6 +382,8 @@ class ConstDecl:
     span: Span = _span()
     # A setting is a constant a run may override (`--set NAME=VALUE`); a text is its description.
     setting: bool | str = False
+    # A whole-number setting's allowed values (`from LO [to HI]`); None where a bound is open.
+    bounds: tuple[int | None, int | None] | None = None
 
 
 @node

@@ -12,7 +12,7 @@ import string
 
 from . import ast
 from .errors import ErrorCollector, Span
-from .link import Program, setting_kind
+from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
 from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
@@ -84,6 +84,8 @@ class Checker:
             if c.setting and setting_kind(c) is None:
                 self.add(f"setting {c.name!r} must default to a number, true/false or a text", c.value.span,
                          "a run overrides it with --set NAME=VALUE; use 'const' for a computed value")
+            if c.bounds is not None:
+                self.check_bounds(c)
             seen = seen | {c.name}
         self.const_types = consts.vars
         fixed = set(p.enums) | set(p.consts)
@@ -118,6 +120,20 @@ class Checker:
         return f"did you mean {close[0]!r}?" if close else None
 
     # ------------------------------------------------------------ declarations
+    def check_bounds(self, c: ast.ConstDecl) -> None:
+        """`from LO to HI` is for whole-number settings, and must hold their default."""
+        if setting_kind(c) != "int":
+            self.add(f"setting {c.name!r} has a range but is not a whole number", c.span,
+                     "'from LO to HI' limits whole-number settings only")
+            return
+        lo, hi = c.bounds
+        if hi is not None and hi < lo:
+            self.add(f"setting {c.name!r}: the range from {lo} to {hi} is empty", c.span,
+                     "write the smaller bound first")
+        elif not within_bounds(c, literal_int(c.value)):
+            self.add(f"setting {c.name!r}: its default {literal_int(c.value)} is outside its range {bounds_text(c)}",
+                     c.value.span, "a default must be one of the values a run may choose")
+
     def check_enum(self, e: ast.EnumDecl) -> None:
         seen: dict[str, str] = {}
         for i, member in enumerate(e.members):

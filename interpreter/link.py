@@ -178,6 +178,24 @@ def setting_kind(decl: ast.ConstDecl) -> str | None:
     return {ast.Int: "int", ast.Bool: "bool", ast.Str: "text"}.get(type(v))
 
 
+def literal_int(v: ast.Expr) -> int:
+    """The value of a whole-number literal, as setting_kind recognises one (-3 is minus applied to 3)."""
+    return -v.operand.value if isinstance(v, ast.UnOp) else v.value
+
+
+def bounds_text(decl: ast.ConstDecl) -> str:
+    """A setting's allowed values in words: 'at least 1', 'from 1 to 20' ('' when it has no range)."""
+    if decl.bounds is None:
+        return ""
+    lo, hi = decl.bounds
+    return f"at least {lo}" if hi is None else f"from {lo} to {hi}"
+
+
+def within_bounds(decl: ast.ConstDecl, value: int) -> bool:
+    lo, hi = decl.bounds or (None, None)
+    return (lo is None or value >= lo) and (hi is None or value <= hi)
+
+
 def settings_of(prog: Program) -> dict[str, ast.ConstDecl]:
     return {name: c for name, c in prog.consts.items() if c.setting}
 
@@ -198,9 +216,14 @@ def _setting_value(decl: ast.ConstDecl, raw: str) -> ast.Expr:
     kind, span = setting_kind(decl), decl.span
     if kind == "int":
         try:
-            return ast.Int(int(raw.strip()), span=span)
+            value = int(raw.strip())
         except ValueError:
-            pass
+            value = None
+        if value is not None and not within_bounds(decl, value):
+            raise PitwallError(f"setting {decl.name!r} must be {bounds_text(decl)}, not {value}",
+                               hint=f"declared at {decl.span}")
+        if value is not None:
+            return ast.Int(value, span=span)
     elif kind == "bool" and raw.strip().lower() in ("true", "false"):
         return ast.Bool(raw.strip().lower() == "true", span=span)
     elif kind == "text":

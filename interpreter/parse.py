@@ -342,8 +342,17 @@ class _ToAst(Transformer):
         return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta))
 
     def setting_decl(self, meta, c):
-        doc = _unquote(c[2]) if len(c) > 2 and c[2] is not None else ""
-        return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta), setting=doc or True)
+        doc = _unquote(c[3]) if len(c) > 3 and c[3] is not None else ""
+        return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta), setting=doc or True, bounds=c[2])
+
+    def setting_range(self, meta, c):
+        return (c[0], c[1])
+
+    def bound(self, meta, c):
+        return int(c[0])
+
+    def neg_bound(self, meta, c):
+        return -int(c[0])
 
     def function_expr(self, meta, c):
         return ast.FunctionDecl(str(c[0]), c[1], c[2], c[3], span=self.sp(meta))

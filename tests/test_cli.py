@@ -192,7 +192,7 @@ def test_human_agent_at_end_of_input_aborts_cleanly():
 
 SETTINGS_GAME = """game counting "Counting" { players P 2 to 3  score points  play main }
 participant P { points: int = 0 }
-setting rounds = 2 "how many rounds"
+setting rounds = 2 from 1 to 9 "how many rounds"
 setting label = "round"
 event scored(p: P, what: text, n: int) "{p} scores in {what} {n}."
 rule main() {
@@ -238,7 +238,7 @@ def settings_game(tmp_path, monkeypatch):
 def test_games_lists_settings(settings_game):
     r = invoke("games")
     assert r.exit_code == 0, r.output
-    assert "--set rounds=2: how many rounds" in r.output
+    assert "--set rounds=2 (from 1 to 9): how many rounds" in r.output
     assert "--set label=round" in r.output
 
 
@@ -264,6 +264,8 @@ def test_races_is_short_for_set_races(settings_game):
     ("rounds=two", "setting 'rounds' takes a whole number, not 'two'"),
     ("rounds", "'rounds' is not NAME=VALUE"),
     ("laps=2", "has no setting 'laps'"),
+    ("rounds=0", "setting 'rounds' must be from 1 to 9, not 0"),
+    ("rounds=10", "setting 'rounds' must be from 1 to 9, not 10"),
 ])
 def test_bad_settings_exit_2(settings_game, value, message):
     r = invoke("play", settings_game, "--set", value)

@@ -400,6 +400,8 @@ class RuleDecl:
     name: str
     params: tuple[Param, ...]
     body: Block
+    # A rule may give a result (`rule duel(a: Driver, f: Driver) -> bool`), taken by `let`/`=`.
+    ret: TypeRef | None = None
     span: Span = _span()
 
 

@@ -305,7 +305,10 @@ class Checker:
                 self.add(f"function {f.name!r} returns {ret} but its value is {got}", f.body.span)
 
     def check_rule(self, r: ast.RuleDecl) -> None:
-        self.block(r.body, self.params_scope(r.params), Context("rule"))
+        ret = self.resolve_type(r.ret) if r.ret is not None else None
+        self.block(r.body, self.params_scope(r.params), Context("rule", ret))
+        if ret is not None and not _ends(r.body):
+            self.add(f"rule {r.name!r} gives {ret} but can reach its end without 'return'", r.span)
 
     def check_modifier(self, m: ast.ModifyDecl) -> None:
         self.no_roll = "a modifier"
@@ -358,7 +361,22 @@ class Checker:
         return any(name in t for t in (p.globals, p.consts, p.decks, p.enums, BUILTIN_GLOBALS))
 
     def stmt_Let(self, s: ast.Let, scope, ctx):
-        self.declare(s.name, self.expr(s.value, scope), scope, s.span)
+        self.declare(s.name, self.value(s.value, scope, ctx), scope, s.span)
+
+    def value(self, e, scope, ctx) -> T:
+        """The value of `let` and `=`: an expression, or the result of a rule that gives one."""
+        if not (isinstance(e, ast.Call) and e.name in self.prog.rules):
+            return self.expr(e, scope)
+        r = self.prog.rules[e.name]
+        if r.ret is None:
+            self.add(f"rule {e.name!r} gives no result", e.span,
+                     f"declare one, 'rule {e.name}(...) -> TYPE', and 'return' it")
+        if ctx.kind == "function":
+            self.add(f"a function only computes a value; it cannot run rule {e.name!r}", e.span)
+        elif ctx.sim_var is not None:
+            self.add("a simultaneous block only chooses; run the rule after the block", e.span)
+        self.call_args(e, r.params, scope)
+        return self.typed(e, self.resolve_type(r.ret) if r.ret is not None else ANY)
 
     def function_target(self, target, scope, ctx) -> None:
         if ctx.kind == "function" and not (isinstance(target, ast.Var) and scope.get(target.name) is not None):
@@ -369,7 +387,7 @@ class Checker:
         want = self.target(s.target, scope)
         if want is not None:
             self.typed(s.target, want)
-        got = self.expr(s.value, scope)
+        got = self.value(s.value, scope, ctx)
         if want is not None and not fits(got, want):
             self.add(f"cannot assign {got} to a place that holds {want}", s.value.span)
 
@@ -549,16 +567,19 @@ class Checker:
             self.add(f"'finish' takes the list of winners, not {t}", s.winners.span)
 
     def stmt_Return(self, s: ast.Return, scope, ctx):
-        if ctx.kind != "function":
-            self.add("'return' gives a function its value; to leave a rule early, write 'stop'", s.span)
+        if ctx.ret is None:
+            self.add("this rule gives no result to 'return'; to leave a rule early, write 'stop'", s.span,
+                     "a rule that gives a result says so: 'rule NAME(...) -> TYPE'")
             self.expr(s.value, scope)
             return
         got = self.expr(s.value, scope)
         if not fits(got, ctx.ret):
-            self.add(f"returns {got} but the function returns {ctx.ret}", s.value.span)
+            self.add(f"returns {got} but the {ctx.kind} returns {ctx.ret}", s.value.span)
 
     def stmt_StopRule(self, s, scope, ctx):
-        pass
+        if ctx.kind == "rule" and ctx.ret is not None:
+            self.add(f"'stop' would leave without a result; this rule gives {ctx.ret}", s.span,
+                     "leave with 'return VALUE'")
 
     # ------------------------------------------------------------ expressions
     def typed(self, e, t: T) -> T:
@@ -688,8 +709,12 @@ class Checker:
             self.call_args(c, f.params, scope)
             return self.resolve_type(f.ret)
         if c.name in p.rules:
-            self.add(f"{c.name!r} is a rule; rules do things and have no value", c.span,
-                     "call it as a statement, or make it a function")
+            if p.rules[c.name].ret is not None:
+                self.add(f"{c.name!r} is a rule: only 'let' or '=' can take its result", c.span,
+                         f"let x = {c.name}(...)  first, then use x")
+            else:
+                self.add(f"{c.name!r} is a rule; rules do things and have no value", c.span,
+                         "call it as a statement, or make it a function")
             return ANY
         if c.name not in BUILTINS:
             self.add(f"unknown function {c.name!r}", c.span, self.suggest(c.name, list(p.functions) + list(BUILTINS)))

@@ -378,6 +378,8 @@ class Gen:
         args = [self.expr(a) for a in c.args]
         if c.name in self.prog.functions:
             return self.inline(c.name, args) or f"f_{c.name}({', '.join(args)})"
+        if c.name in self.prog.rules:
+            return f"r_{c.name}({', '.join(args)})"
         n = c.name
         if n in ("min", "max") and len(args) > 1:
             return f"{n}({', '.join(args)})"

@@ -158,6 +158,10 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
     if ov.mode == "replace":
         _store(prog, item)
     elif isinstance(item, ast.RuleDecl):
+        if existing.ret is not None or item.ret is not None:
+            errors.add(f"rule {name!r} gives a result: extending it would run after its 'return'", ov.span,
+                       f"'replace rule {name}' instead (declared at {existing.span})")
+            return
         if [p.name for p in item.params] != [p.name for p in existing.params]:
             errors.add(f"'extend rule {name}' must repeat its parameters exactly", ov.span,
                        f"the rule is declared at {existing.span}")

@@ -360,7 +360,7 @@ class _ToAst(Transformer):
     function_block = function_expr
 
     def rule_decl(self, meta, c):
-        return ast.RuleDecl(str(c[0]), c[1], c[2], span=self.sp(meta))
+        return ast.RuleDecl(str(c[0]), c[1], c[3], ret=c[2], span=self.sp(meta))
 
     def params(self, meta, c):
         return tuple(p for p in c if p is not None)

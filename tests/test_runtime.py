@@ -154,3 +154,25 @@ def test_a_constant_that_fails_at_load_points_at_its_line(tmp_path):
         build([path], [])
     assert e.value.message == "while loading the rules: division by zero"
     assert e.value.span.line == HEAD.count("\n") + 1
+
+
+def test_a_rule_gives_its_result_to_let_and_assignment(tmp_path):
+    # The rule acts (draws a card) and answers: its result lands in a local and in a field.
+    body = """rule take(p: P, k: int) -> int {
+    draw k from pile to p.hand
+    if len(p.hand) > 2 {
+        return 100
+    }
+    return sum(c.v for c in p.hand)
+}
+rule main() {
+    shuffle pile
+    let first = take(players[0], 1)
+    players[0].n = take(players[0], 2)
+    players[0].n = players[0].n * 1000 + first
+    finish players
+}
+"""
+    winners, _ = run(tmp_path, body)
+    first = winners[0].n % 1000
+    assert winners[0].n // 1000 == 100 and first in (1, 2, 3)

@@ -40,6 +40,13 @@ def guarded(fn):
     return wrapper
 
 
+def _writable(path: Path, option: str) -> None:
+    try:
+        path.open("w", encoding="utf-8").close()
+    except OSError as e:
+        raise click.BadParameter(f"cannot write {str(path)!r}: {e.strerror}", param_hint=option) from None
+
+
 def variant_option(fn):
     return click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
                         help="Apply a variant (repeatable; applied in order).")(fn)
@@ -200,6 +207,8 @@ def play(game, variants, players, names, seed, agents, record_path, decisions, s
 
     loaded, names_ = _setup(game, variants, players, names, _settings(sets, races))
     seats = agent_names(list(agents), len(names_), "heuristic")
+    if record_path:
+        _writable(record_path, "--record")  # before the game, so a long game is never played for nothing
 
     secret: list[dict] = []
 

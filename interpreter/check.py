@@ -68,7 +68,9 @@ class Checker:
         self.prog = prog
         self.err = ErrorCollector()
         self.types: dict[int, T] = {}
-        self.player_type = T("participant", prog.game.player_kind) if prog.game else ANY
+        known_kind = prog.game is not None and prog.game.player_kind in prog.participants
+        # An unknown player kind is reported once (check_game); its players are then of any type.
+        self.player_type = T("participant", prog.game.player_kind) if known_kind else ANY
 
     # ------------------------------------------------------------ entry
     def run(self) -> dict[int, T]:

@@ -315,6 +315,10 @@ def _explain(exc: Exception) -> str:
         return "a value is 'none' here (an empty pile's top, or an unset participant)"
     if isinstance(exc, ValueError) and "empty" in str(exc):
         return "min or max of nothing: the collection is empty"
+    if isinstance(exc, ValueError) and "is not in list" in str(exc):
+        return "index_of: the value is not in the list or pile"
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return "a value is 'none' here (an empty pile's top or first, or an unset participant)"
     return f"{type(exc).__name__}: {exc}"
 
 

@@ -343,3 +343,10 @@ def test_a_game_and_a_variant_of_ones_own_play_from_paths(tmp_path):
     assert invoke("replay", rec).exit_code == 0
     bad = invoke("play", tmp_path / "nowhere")
     assert bad.exit_code == 2 and "no game's rules at" in bad.output
+
+
+def test_an_unwritable_record_path_is_a_usage_error_before_the_game(tmp_path):
+    r = invoke("play", "why-first", "--record", tmp_path / "no such folder" / "game.jsonl")
+    assert r.exit_code == 2
+    assert "cannot write" in r.output and "--record" in r.output
+    assert "Traceback" not in r.output and "Winner" not in r.output

@@ -176,3 +176,15 @@ rule main() {
     winners, _ = run(tmp_path, body)
     first = winners[0].n % 1000
     assert winners[0].n // 1000 == 100 and first in (1, 2, 3)
+
+
+@pytest.mark.parametrize("statement, message", [
+    ("players[0].n = index_of([1, 2], 3)", "index_of: the value is not in the list or pile"),
+    ("players[0].n = first(c.v for c in players[0].hand) + 1", "a value is 'none' here"),
+    ("players[0].n = 5 % players[0].n", "division by zero"),
+])
+def test_runtime_failures_say_what_went_wrong_in_the_rules_words(tmp_path, statement, message):
+    with pytest.raises(RuleRuntimeError) as e:
+        run(tmp_path, f"rule main() {{\n    {statement}\n    finish players\n}}\n")
+    assert message in e.value.message
+    assert e.value.span.line == HEAD.count("\n") + 2

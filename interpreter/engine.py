@@ -30,7 +30,7 @@ def player_names(loaded: Loaded, count: int | None, names: list[str] | None = No
 def agent_names(specs: list[str], count: int, default: str) -> list[str]:
     """--agent NAME sets every seat (human: seat 1 only); --agent N=NAME sets seat N."""
     seats: list[str | None] = [None] * count
-    fill = default
+    fill, filled = default, None
     for spec in specs:
         seat, _, name = spec.rpartition("=")
         if name not in AGENTS:
@@ -41,8 +41,11 @@ def agent_names(specs: list[str], count: int, default: str) -> list[str]:
             seats[int(seat) - 1] = name
         elif name == "human":
             seats[0] = seats[0] or "human"
+        elif filled is not None and filled != name:
+            raise PitwallError(f"--agent {filled} and --agent {name} both set every seat",
+                               hint=f"set one seat with --agent SEAT={name}, e.g. --agent 1={name}")
         else:
-            fill = name
+            fill = filled = name
     return [s or fill for s in seats]
 
 

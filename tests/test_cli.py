@@ -166,6 +166,7 @@ def test_simulate_table():
     (("play", "why-first", "--seed", "x"), "'x' is not a valid integer"),
     (("simulate", "why-first", "--games", 0), "0 is not in the range"),
     (("simulate", "why-first", "--agent", "human"), "simulate plays without people"),
+    (("simulate", "why-first", "-a", "heuristic", "-a", "random"), "--agent heuristic and --agent random both set"),
     (("replay", "missing.jsonl"), "does not exist"),
 ])
 def test_bad_arguments_exit_2(args, message):

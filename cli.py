@@ -155,21 +155,23 @@ def _variant_title(path: Path) -> str:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--game", "-g", metavar="GAME", help="Check variant files on top of this game (a name or a path).")
 @guarded
-def check(files):
+def check(files, game):
     """Parse and check rules, variant or scenario files.
 
-    A variant is checked on top of its game's rules; a rules file together with the other
-    rules files of its folder.
+    A variant is checked on top of its game's rules (the game of its folder, or --game); a rules
+    file together with the other rules files of its folder.
 
     \b
     Example:
         pitwall check games/GAME/variants/VARIANT.pw
+        pitwall check --game GAME my_variant.pw
     """
     from .interpreter.load import check_file
 
     for f in files:
-        check_file(f)
+        check_file(f, game)
         click.echo(f"{f}: ok")
 
 

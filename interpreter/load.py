@@ -144,8 +144,9 @@ def game_of_file(path: Path) -> GameDir | None:
     return None
 
 
-def check_file(path: Path) -> Loaded | ast.SourceFile:
-    """`pitwall check`: a variant is checked on top of its game; a rules file with its siblings."""
+def check_file(path: Path, game_name: str | None = None) -> Loaded | ast.SourceFile:
+    """`pitwall check`: a variant is checked on top of its game (its folder's, or the one named);
+    a rules file with its siblings."""
     parsed = parse_file(path)
     path = ParsedPath(parsed)
     if any(isinstance(i, ast.ScenarioDecl) for i in parsed.items):
@@ -153,8 +154,14 @@ def check_file(path: Path) -> Loaded | ast.SourceFile:
 
         load_scenario(path)
         return parsed
-    game = game_of_file(path)
     is_variant = any(isinstance(i, ast.VariantDecl) for i in parsed.items)
+    if is_variant and game_name is not None:
+        game = find_game(game_name)
+        return build(game.base_files(), [path], game, (path.stem,))
+    if is_variant and path.resolve().parent.name != "variants":
+        raise PitwallError(f"{path} is a variant, but not in a game's variants/ folder: which game is it for?",
+                           hint=f"name the game: pitwall check --game GAME {path}")
+    game = game_of_file(path)
     if game is None:
         return build([path], [])
     if is_variant:

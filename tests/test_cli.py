@@ -351,3 +351,16 @@ def test_an_unwritable_record_path_is_a_usage_error_before_the_game(tmp_path):
     assert r.exit_code == 2
     assert "cannot write" in r.output and "--record" in r.output
     assert "Traceback" not in r.output and "Winner" not in r.output
+
+
+def test_check_a_variant_of_ones_own_needs_its_game(tmp_path):
+    mine = tmp_path / "mine.pw"
+    mine.write_text('variant mine "Mine"\nreplace const STAGES = 3\n')
+    r = invoke("check", mine)
+    assert r.exit_code == 2
+    assert "not in a game's variants/ folder: which game is it for?" in r.output
+    assert "pitwall check --game GAME" in r.output
+    ok = invoke("check", "--game", "why-first", mine)
+    assert ok.exit_code == 0, ok.output
+    wrong = invoke("check", "--game", "street-illegal", mine)
+    assert wrong.exit_code == 2 and "there is no 'STAGES' to replace" in wrong.output

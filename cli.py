@@ -349,16 +349,19 @@ def _print_comparison(summaries: list[dict], count: int, seed: int) -> None:
     names: list[str] = []
     for s in summaries:
         names += [r["name"] for r in s["participants"] if r["name"] not in names]
-    table = Table(title=f"{count} games each, seeds {seed} to {seed + count - 1}: win rate / mean score")
+    table = Table(title=f"{count} games each, seeds {seed} to {seed + count - 1}: win rate ±95% / mean score")
     table.add_column("variants")
     for name in names:
         table.add_column(name, justify="right")
     for s in summaries:
         rows = {r["name"]: r for r in s["participants"]}
-        cells = [f"{100 * rows[n]['win_rate']:.1f}% / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-"
-                 for n in names]
+        cells = [f"{_win_rate(rows[n])} / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-" for n in names]
         table.add_row(s["label"], *cells)
     Console().print(table)
+
+
+def _win_rate(row: dict) -> str:
+    return f"{100 * row['win_rate']:.1f}% ±{100 * row['win_rate_ci95']:.1f}"
 
 
 def _with_progress(total, work):
@@ -383,8 +386,9 @@ def _print_summary(summary: dict, elapsed: float) -> None:
     agents = dict(zip((r["name"] for r in summary["participants"] if r["player"]), summary["agents"]))
     for r in summary["participants"]:
         table.add_row(r["name"], agents.get(r["name"], "rules"), str(r["wins"]), str(r["shared_wins"]),
-                      f"{100 * r['win_rate']:.1f}%", f"{r['mean_score']:.2f}" if "mean_score" in r else "-")
+                      _win_rate(r), f"{r['mean_score']:.2f} ±{r['mean_score_ci95']:.2f}" if "mean_score" in r else "-")
     Console().print(table)
+    click.echo("± : half-width of the 95% confidence interval", err=True)
     click.echo(f"{summary['games'] / elapsed:.0f} games/s", err=True)
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -58,24 +59,40 @@ def simulate(game: str, variants: tuple[str, ...], players: list[str], agents: l
     return out
 
 
+Z95 = 1.96  # a normal 95% interval: how far a figure may move on other seeds
+
+
+def _wilson_half_width(rate: float, n: int) -> float:
+    """Half the width of the Wilson 95% interval of a rate: unlike rate +- Z*sd it is not 0 for a
+    participant that never (or always) won, which would claim a certainty a few games cannot give."""
+    if n == 0:
+        return 0.0
+    return Z95 / (1 + Z95 * Z95 / n) * math.sqrt(rate * (1 - rate) / n + Z95 * Z95 / (4 * n * n))
+
+
 def summarize(outcomes: list[Outcome], players: list[str]) -> dict:
-    """Per participant (players, then automatic ones that won): wins, shared wins, mean score."""
+    """Per participant (players, then automatic ones that won): wins, shared wins, win rate and
+    mean score, each with the half-width of its 95% confidence interval, so a designer can tell a
+    real difference between variants from the noise of a few hundred games."""
     n = len(outcomes)
     all_names = list(players)
     for o in outcomes:
         all_names += [w for w in o.winners if w not in all_names]
-    totals: dict[str, int] = {}
+    scores: dict[str, list[int]] = {}
     for o in outcomes:
         for name, score in o.scores:
-            totals[name] = totals.get(name, 0) + score
+            scores.setdefault(name, []).append(score)
     rows = []
     for name in all_names:
         wins = sum(1 for o in outcomes if o.winners == (name,))
         shared = sum(1 for o in outcomes if name in o.winners and len(o.winners) > 1)
+        rate = (wins + shared) / n if n else 0.0
         row = {"name": name, "player": name in players, "wins": wins, "shared_wins": shared,
-               "win_rate": round((wins + shared) / n, 4) if n else 0.0}
-        if name in totals:
-            row["mean_score"] = round(totals[name] / n, 3)
+               "win_rate": round(rate, 4), "win_rate_ci95": round(_wilson_half_width(rate, n), 4)}
+        if name in scores:
+            mean = sum(scores[name]) / n
+            sd = math.sqrt(sum((x - mean) ** 2 for x in scores[name]) / (n - 1)) if n > 1 else 0.0
+            row.update(mean_score=round(mean, 3), mean_score_ci95=round(Z95 * sd / math.sqrt(n), 3))
         rows.append(row)
     return {"games": n, "participants": rows,
             "no_winner": sum(1 for o in outcomes if not o.winners)}

@@ -364,3 +364,18 @@ def test_check_a_variant_of_ones_own_needs_its_game(tmp_path):
     assert ok.exit_code == 0, ok.output
     wrong = invoke("check", "--game", "street-illegal", mine)
     assert wrong.exit_code == 2 and "there is no 'STAGES' to replace" in wrong.output
+
+
+def test_simulate_gives_confidence_intervals_that_shrink_with_more_games():
+    def rows(n):
+        r = invoke("simulate", "why-first", "-p", 3, "-n", n, "--json")
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)["participants"]
+
+    few, many = rows(40), rows(400)
+    for a, b in zip(few, many):
+        assert 0 < b["win_rate_ci95"] < a["win_rate_ci95"] <= 0.5
+        assert 0 < b["mean_score_ci95"] < a["mean_score_ci95"]
+    # Wilson: about 1.96 * sqrt(p(1-p)/n) away from 0 and 1
+    p = many[0]["win_rate"]
+    assert abs(many[0]["win_rate_ci95"] - 1.96 * (p * (1 - p) / 400) ** 0.5) < 0.01

@@ -43,7 +43,7 @@ class Heuristic(Agent):
     name = "heuristic"
 
     def __init__(self, seed: int = 0, seat: int = 0):
-        self.rnd = random.Random(seed * 1_000_003 + seat + 7).random
+        pass  # deterministic: the same position always gets the same answer, whatever the seat
 
     def pick(self, game, by, decision, options, prompt, prefer):
         if prefer is None:
@@ -106,7 +106,8 @@ class Human(Agent):
             click.echo("")
             click.echo(seen)
             self.shown = seen
-        click.echo(f"{by.name}, {prompt or 'choose ' + decision}:")
+        asked = prompt() if callable(prompt) else prompt  # a prompt that names values is worded now
+        click.echo(f"{by.name}, {asked or 'choose ' + decision}:")
         for i, o in enumerate(options, 1):
             click.echo(f"  {i}. {describe(o)}")
         if len(options) == 1:

@@ -8,11 +8,11 @@ decisions). Returns the type of each expression for the compiler; never mutates 
 from __future__ import annotations
 
 import difflib
-import string
 
 from . import ast
 from .errors import ErrorCollector, Span
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
+from .templates import template_roots
 from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
@@ -262,18 +262,15 @@ class Checker:
             seen.add(p.name)
         self.check_template(e.template, {p.name for p in e.params}, e.span)
 
-    def check_template(self, template: str, names: set[str], span: Span) -> None:
+    def check_template(self, template: str, names: set[str], span: Span, what: str = "narration template") -> None:
         try:
-            parts = list(string.Formatter().parse(template))
+            roots = template_roots(template)
         except ValueError as exc:
-            self.add(f"bad narration template: {exc}", span, "write {name} for a value, {{ for a brace")
+            self.add(f"bad {what}: {exc}", span, "write {name} for a value, {{ for a brace")
             return
-        for _, field, _, _ in parts:
-            if field is None:
-                continue
-            root = field.split(".")[0].split("[")[0]
+        for root in roots:
             if root not in names:
-                self.add(f"narration template names {root!r}, which is not one of its values", span,
+                self.add(f"{what} names {root!r}, which is not one of its values", span,
                          self.suggest(root, names) or f"known: {', '.join(sorted(names))}")
 
     def params_scope(self, params) -> Scope:
@@ -503,6 +500,10 @@ class Checker:
                 self.add(f"'by' names who decides: a participant, not {by}", s.by.span)
         elif ctx.sim_var is None:
             self.add("who makes this choice? add 'by PARTICIPANT'", s.span)
+        if s.prompt:
+            # A prompt may name the values around it: "pay {owed} chips or brake"
+            names = set(scope.names()) | set(self.prog.globals) | set(self.prog.consts) | {"players"}
+            self.check_template(s.prompt, names, s.span, "prompt")
         if s.prefer is not None:
             inner = Scope(scope)
             inner.vars["option"] = opts

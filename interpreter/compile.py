@@ -15,6 +15,7 @@ import attrs
 from . import ast
 from .errors import Span
 from .link import Program
+from .templates import template_roots
 from .types import T
 
 GENERATED = "<pitwall-rules>"
@@ -294,8 +295,16 @@ class Gen:
         prefer = f"lambda l_option: {self.expr(s.prefer)}" if s.prefer is not None else "None"
         t = s.target
         name = t.name if isinstance(t, ast.Var) else t.obj.name
-        call = f"_choose({by}, {name!r}, {self.expr(s.options)}, {s.prompt!r}, {prefer}, {self.sid(s.span)})"
+        call = f"_choose({by}, {name!r}, {self.expr(s.options)}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})"
         self.line(f"{self.expr(t)} = {call}", s.span)
+
+    def prompt(self, s: ast.Choose) -> str:
+        """A plain prompt is a constant; one that names values is worded only when a person is asked."""
+        roots = template_roots(s.prompt) if s.prompt else []
+        if not roots:
+            return repr(s.prompt)
+        values = ", ".join(f"{r!r}: {self.expr(ast.Var(r, span=s.span))}" for r in roots)
+        return f"lambda: _prompt({s.prompt!r}, {{{values}}})"
 
     sim_var: str | None = None
 

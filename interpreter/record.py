@@ -16,7 +16,7 @@ from .. import __version__
 from .agents import Scripted
 from .errors import RecordError
 from .load import Loaded, load
-from .runtime import Game, _Card, _Participant, describe
+from .runtime import Game, _Card, _Participant, describe, told
 
 
 @attrs.frozen
@@ -54,17 +54,9 @@ def jsonable(x):
     return x
 
 
-class _Seq(tuple):
-    """Collections read as words in narration: '+2, -3' or 'nothing'."""
-
-    def __format__(self, spec):
-        return format(describe(list(self)), spec)
-
-
 def narrate_event(loaded: Loaded, event: int, args: tuple) -> str:
     c = loaded.compiled
-    values = {name: (_Seq(a) if isinstance(a, (list, tuple)) else describe(a) if isinstance(a, bool) else a)
-              for name, a in zip(c.event_params[event], args)}
+    values = {name: told(a) for name, a in zip(c.event_params[event], args)}
     return c.templates[event].format(**values)
 
 

@@ -114,10 +114,26 @@ def describe(x) -> str:
     return str(x)
 
 
+class _Seq(tuple):
+    """Collections read as words in narration and prompts: '+2, -3' or 'nothing'."""
+
+    def __format__(self, spec):
+        return format(describe(list(self)), spec)
+
+
+def told(x):
+    """A value as a template shows it: collections and yes/no in words, the rest as is."""
+    return _Seq(x) if isinstance(x, (list, tuple)) else describe(x) if isinstance(x, bool) else x
+
+
+def _prompt(template: str, values: dict) -> str:
+    return template.format(**{name: told(v) for name, v in values.items()})
+
+
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
-    "_plural": _plural,
+    "_plural": _plural, "_prompt": _prompt,
 }
 
 

@@ -296,9 +296,9 @@ VIEW_GAME = """game viewing "Viewing" { players P 2 to 2  play main  view seen }
 participant P { n: int secret = 0 }
 function seen(me: P) -> list of text = ["You hold " + text(me.n) + ".", "Others: " + text(len(players) - 1)]
 rule main() {
-    repeat 2 {
+    repeat 2 as r {
         for p in players {
-            choose k from [1, 2, 3] by p "how many to take"
+            choose k from [1, 2, 3] by p "how many to take (you hold {p.n}, round {r})"
             p.n += k
         }
     }
@@ -312,7 +312,10 @@ def test_human_sees_the_rules_view_when_it_changes(tmp_path, monkeypatch):
     r = invoke("play", "viewing", "--agent", "1=human", "--agent", "2=first", input="x\n3\n2\n")
     assert r.exit_code == 0, r.output
     assert r.output.count("You hold 0.") == 1 and r.output.count("You hold 3.") == 1
-    assert "Others: 1" in r.output and "Player 1, how many to take:" in r.output
+    assert "Others: 1" in r.output
+    # the prompt names values, worded when the player is asked
+    assert "Player 1, how many to take (you hold 0, round 1):" in r.output
+    assert "Player 1, how many to take (you hold 3, round 2):" in r.output
     assert "please type a number from 1 to 3" in r.output
 
 

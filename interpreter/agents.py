@@ -12,7 +12,7 @@ from .runtime import describe
 
 class Agent:
     name = "agent"
-    asks_always = False  # ask even when only one option is legal (humans like to see it)
+    asks_always = False  # called even when only one option is legal (to see or check every decision)
 
     def pick(self, game, by, decision: str, options: list, prompt, prefer) -> int:
         raise NotImplementedError
@@ -95,7 +95,7 @@ class Human(Agent):
     """Asks at the terminal, listing the legal options; bad input re-prompts."""
 
     name = "human"
-    asks_always = True
+    asks_always = True  # the player sees each forced decision too
 
     def __init__(self):
         self.shown = None
@@ -107,11 +107,12 @@ class Human(Agent):
             click.echo(seen)
             self.shown = seen
         asked = prompt() if callable(prompt) else prompt  # a prompt that names values is worded now
+        if len(options) == 1:  # shown, never waited for: there is nothing to decide
+            click.echo(f"{by.name}, {asked or 'choose ' + decision}: {describe(options[0])}, the only legal option.")
+            return 0
         click.echo(f"{by.name}, {asked or 'choose ' + decision}:")
         for i, o in enumerate(options, 1):
             click.echo(f"  {i}. {describe(o)}")
-        if len(options) == 1:
-            click.echo("  (only one legal option)")
         while True:
             try:
                 raw = input(f"[1-{len(options)}]> ").strip()

@@ -382,3 +382,22 @@ def test_simulate_gives_confidence_intervals_that_shrink_with_more_games():
     # Wilson: about 1.96 * sqrt(p(1-p)/n) away from 0 and 1
     p = many[0]["win_rate"]
     assert abs(many[0]["win_rate_ci95"] - 1.96 * (p * (1 - p) / 400) ** 0.5) < 0.01
+
+
+FORCED_GAME = """game forced "Forced" { players P 1 to 1  play main }
+participant P { n: int = 0 }
+rule main() {
+    choose only from [7] by players[0] "the one way, {players[0].n} so far"
+    choose k from [1, 2] by players[0] "how many"
+    players[0].n = only + k
+    finish players
+}
+"""
+
+
+def test_a_forced_decision_is_shown_to_a_human_but_not_waited_for(tmp_path, monkeypatch):
+    add_game(tmp_path, monkeypatch, "forced", FORCED_GAME)
+    r = invoke("play", "forced", "--agent", "human", input="2\n")  # one answer: the real choice
+    assert r.exit_code == 0, r.output
+    assert "Player 1, the one way, 0 so far: 7, the only legal option." in r.output
+    assert "Player 1, how many:" in r.output and "Winners: Player 1" in r.output

@@ -80,12 +80,14 @@ def many_games_options(fn):
         seed_option,
         click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
                      help="As for play; default random."),
+        click.option("--events", "count_events", is_flag=True,
+                     help="Also count each event of the rules: how often it is told per game."),
     ]):
         fn = option(fn)
     return fn
 
 
-def _play_many(loaded, names, agents, count, seed, jobs, command):
+def _play_many(loaded, names, agents, count, seed, jobs, command, count_events=False):
     """Outcomes of `count` games on seeds seed.., with a progress bar on a terminal."""
     from .interpreter.engine import agent_names
     from .interpreter.simulate import simulate as run
@@ -94,7 +96,7 @@ def _play_many(loaded, names, agents, count, seed, jobs, command):
     if "human" in seats:
         raise click.UsageError(f"{command} plays without people; choose random, first or heuristic agents")
     return seats, _with_progress(count, lambda tick: run(loaded.game.ref, loaded.variants, names, seats, count,
-                                                         seed, jobs, tick, loaded.settings))
+                                                         seed, jobs, tick, loaded.settings, count_events))
 
 
 def seed_option(fn):
@@ -282,7 +284,7 @@ def scenario(file, decisions):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @settings_option
 @guarded
-def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, races):
+def simulate(game, variants, players, count, jobs, seed, agents, count_events, as_json, sets, races):
     """Simulate many games (game i uses seed S+i) and summarise the results.
 
     \b
@@ -294,7 +296,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, 
 
     loaded, names_ = _setup(game, variants, players, None, _settings(sets, races))
     start = time.perf_counter()
-    seats, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "simulate")
+    seats, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "simulate", count_events)
     elapsed = time.perf_counter() - start
     summary = summarize(outcomes, names_)
     summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats,
@@ -314,7 +316,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, as_json, sets, 
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @settings_option
 @guarded
-def compare(game, variants, alternatives, players, count, jobs, seed, agents, as_json, sets, races):
+def compare(game, variants, alternatives, players, count, jobs, seed, agents, count_events, as_json, sets, races):
     """Simulate the baseline and each alternative on the same seeds, side by side.
 
     The baseline is GAME with its --variant options; each --with adds variants to it.
@@ -331,7 +333,7 @@ def compare(game, variants, alternatives, players, count, jobs, seed, agents, as
     summaries = []
     for config in configs:
         loaded, names_ = _setup(game, config, players, None, settings)
-        _, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "compare")
+        _, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "compare", count_events)
         summary = summarize(outcomes, names_)
         summary.update(variants=list(loaded.variants), label=" + ".join(Path(v).stem for v in config) or "base game")
         summaries.append(summary)
@@ -357,6 +359,26 @@ def _print_comparison(summaries: list[dict], count: int, seed: int) -> None:
         rows = {r["name"]: r for r in s["participants"]}
         cells = [f"{_win_rate(rows[n])} / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-" for n in names]
         table.add_row(s["label"], *cells)
+    Console().print(table)
+    _print_events(summaries)
+
+
+def _print_events(summaries: list[dict]) -> None:
+    """With --events: how often each event is told per game, one column per configuration."""
+    from rich.console import Console
+    from rich.table import Table
+
+    if not any("events_per_game" in s for s in summaries):
+        return
+    events: list[str] = []
+    for s in summaries:
+        events += [e for e in s.get("events_per_game", {}) if e not in events]
+    table = Table(title="events told per game")
+    table.add_column("event")
+    for s in summaries:
+        table.add_column(s.get("label", "mean"), justify="right")
+    for e in events:
+        table.add_row(e, *(f"{s.get('events_per_game', {}).get(e, 0):.2f}" for s in summaries))
     Console().print(table)
 
 
@@ -388,6 +410,7 @@ def _print_summary(summary: dict, elapsed: float) -> None:
         table.add_row(r["name"], agents.get(r["name"], "rules"), str(r["wins"]), str(r["shared_wins"]),
                       _win_rate(r), f"{r['mean_score']:.2f} ±{r['mean_score_ci95']:.2f}" if "mean_score" in r else "-")
     Console().print(table)
+    _print_events([summary])
     click.echo("± : half-width of the 95% confidence interval", err=True)
     click.echo(f"{summary['games'] / elapsed:.0f} games/s", err=True)
 

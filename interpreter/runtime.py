@@ -165,8 +165,10 @@ class Game:
         self.participants = [kind(name, seat, True) for seat, name in enumerate(players)]
         self.by_name = {p.name: p for p in self.participants}
         self.state = State(list(self.participants))
-        if not record:
+        if not self.telling:
             self.emit = _no_emit
+        elif not record:
+            self.emit = self._tell_only  # a listener hears the events; no log is kept
         self._init, self._rules, self._view = ns["_new_game"](self)
         self._main = self._rules[loaded.program.game.play]
 
@@ -233,6 +235,9 @@ class Game:
             if self.listener:
                 self.listener(entry)
         return choice
+
+    def _tell_only(self, event: int, args: tuple):
+        self.listener(("e", event, args))
 
     def emit(self, event: int, args: tuple):
         entry = ("e", event, args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
@@ -19,40 +20,46 @@ class Outcome:
     seed: int
     winners: tuple[str, ...]
     scores: tuple[tuple[str, int], ...]  # (participant, score), players and automatic ones alike
+    events: tuple[tuple[str, int], ...] = ()  # (event, how often it was told), when counted
 
 
 def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: list[str], seeds: range,
               progress: Callable[[int], None] | None = None,
-              settings: tuple[tuple[str, str], ...] = ()) -> list[Outcome]:
+              settings: tuple[tuple[str, str], ...] = (), count_events: bool = False) -> list[Outcome]:
     loaded = load(game, variants, settings)
     score = loaded.program.game.score
+    names = loaded.compiled.events
     out = []
     for seed in seeds:
-        g, _ = new_game(loaded, players, agents, seed, record=False)
+        counts: Counter[int] = Counter()
+        # Events are worked out only when someone listens: counting them costs time, so only on request.
+        listener = (lambda entry, c=counts: entry[0] == "e" and c.update((entry[1],))) if count_events else None
+        g, _ = new_game(loaded, players, agents, seed, record=False, listener=listener)
         winners = g.run()
         scores = tuple((p.name, getattr(p, score)) for p in g.by_name.values()) if score else ()
-        out.append(Outcome(seed, tuple(w.name for w in winners), scores))
+        events = tuple((names[i], k) for i, k in sorted(counts.items()))
+        out.append(Outcome(seed, tuple(w.name for w in winners), scores, events))
         if progress:
             progress(1)
     return out
 
 
 def _chunk(args):
-    *head, settings = args
-    return play_many(*head, None, settings)
+    *head, settings, count_events = args
+    return play_many(*head, None, settings, count_events)
 
 
 def simulate(game: str, variants: tuple[str, ...], players: list[str], agents: list[str], games: int, seed: int,
              jobs: int = 1, progress: Callable[[int], None] | None = None,
-             settings: tuple[tuple[str, str], ...] = ()) -> list[Outcome]:
+             settings: tuple[tuple[str, str], ...] = (), count_events: bool = False) -> list[Outcome]:
     if jobs <= 1:
-        return play_many(game, variants, players, agents, range(seed, seed + games), progress, settings)
+        return play_many(game, variants, players, agents, range(seed, seed + games), progress, settings, count_events)
     jobs = min(jobs, os.cpu_count() or 1, games) or 1
     size = max(1, min(500, games // (jobs * 4) or 1))
     chunks = [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
     out: list[Outcome] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(_chunk, [(game, variants, players, agents, c, settings) for c in chunks]):
+        for part in pool.map(_chunk, [(game, variants, players, agents, c, settings, count_events) for c in chunks]):
             out.extend(part)
             if progress:
                 progress(len(part))
@@ -94,5 +101,10 @@ def summarize(outcomes: list[Outcome], players: list[str]) -> dict:
             sd = math.sqrt(sum((x - mean) ** 2 for x in scores[name]) / (n - 1)) if n > 1 else 0.0
             row.update(mean_score=round(mean, 3), mean_score_ci95=round(Z95 * sd / math.sqrt(n), 3))
         rows.append(row)
-    return {"games": n, "participants": rows,
-            "no_winner": sum(1 for o in outcomes if not o.winners)}
+    summary = {"games": n, "participants": rows, "no_winner": sum(1 for o in outcomes if not o.winners)}
+    told: Counter[str] = Counter()
+    for o in outcomes:
+        told.update(dict(o.events))
+    if told:
+        summary["events_per_game"] = {name: round(k / n, 3) for name, k in told.most_common()}
+    return summary

@@ -401,3 +401,19 @@ def test_a_forced_decision_is_shown_to_a_human_but_not_waited_for(tmp_path, monk
     assert r.exit_code == 0, r.output
     assert "Player 1, the one way, 0 so far: 7, the only legal option." in r.output
     assert "Player 1, how many:" in r.output and "Winners: Player 1" in r.output
+
+
+def test_simulate_counts_events_per_game_on_request_serial_and_parallel_alike():
+    def run(*extra):
+        r = invoke("simulate", "why-first", "-p", 3, "-n", 40, "--json", *extra)
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)
+
+    plain, serial, parallel = run(), run("--events"), run("--events", "--jobs", 2)
+    assert "events_per_game" not in plain
+    per_game = serial["events_per_game"]
+    assert per_game == parallel["events_per_game"]
+    assert per_game["stage_begins"] == 5 and per_game["round_begins"] == 25  # 5 stages of 5 card rounds
+    assert 0 < per_game["moves"]
+    table = invoke("compare", "why-first", "-p", 3, "-n", 20, "--with", "tactical", "--events")
+    assert table.exit_code == 0 and "events told per game" in table.output and "round_begins" in table.output

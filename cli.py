@@ -132,6 +132,7 @@ def games():
             broken = e
             continue
         click.echo(f"{g.name.replace('_', '-')}: {decl.title} ({decl.min_players}-{decl.max_players} players)")
+        click.echo(f"    rules: {g.path}")  # where to read them before writing a variant
         for name, path in g.variant_files().items():
             click.echo(f"    --variant {name}: {_variant_title(path)}")
         for name, c in settings_of(load(g.name).program).items():

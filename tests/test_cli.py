@@ -21,6 +21,7 @@ def test_games_lists_why_first_and_its_variants():
     assert r.exit_code == 0
     assert "why-first: Why First? (2-6 players)" in r.output
     assert "--variant tactical: Tactical Variant" in r.output
+    assert f"    rules: {WHY_FIRST}" in r.output
 
 
 def test_check_accepts_rules_variants_and_scenarios():

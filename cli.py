@@ -248,18 +248,39 @@ def replay(record, step, decisions):
     Example:
         pitwall replay game.jsonl --step
     """
+    from .interpreter.errors import ReaderStopped
     from .interpreter.record import replay as run_replay
     from .interpreter.record import text_of
+
+    told = [0]
 
     def tell(line):
         text = text_of(line, decisions)
         if text:
             click.echo(text)
+            told[0] += "event" in line
             if step and "event" in line:
-                click.prompt("", default="", show_default=False, prompt_suffix="", err=True)
+                _wait_for_reader()
 
-    run_replay(record, tell)
+    try:
+        run_replay(record, tell)
+    except ReaderStopped:
+        click.echo(f"Replay stopped after {told[0]} events; the rest is not checked.", err=True)
+        return
     click.echo(f"Replay matches the record ({record})", err=True)
+
+
+def _wait_for_reader() -> None:
+    """--step: Enter goes on; q (or the end of input) stops the replay."""
+    from .interpreter.errors import ReaderStopped
+
+    click.echo("[Enter: next, q: stop] ", nl=False, err=True)
+    try:
+        answer = input()
+    except EOFError:
+        raise ReaderStopped from None
+    if answer.strip().lower() in ("q", "quit"):
+        raise ReaderStopped
 
 
 @cli.command()

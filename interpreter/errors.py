@@ -69,6 +69,10 @@ class RecordError(PitwallError):
     """A game record or scenario that cannot be read or does not match the rules."""
 
 
+class ReaderStopped(Exception):
+    """The person following a game (replay --step) asked to stop: not an error of any kind."""
+
+
 class ErrorCollector:
     """Gathers errors so a pass can report all of them at once (miniwdl's multi_context)."""
 

@@ -10,10 +10,11 @@ import random
 import sys
 from collections.abc import Callable
 
-from .errors import BudgetError, PitwallError, RuleRuntimeError, Span
+from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
 
-# Raised outside the rules (by agents, by a listener writing to a closed pipe): not a rule's fault.
-_OUTSIDE = (PitwallError, OSError, EOFError)
+# Raised outside the rules (by agents, by a listener writing to a closed pipe, by a reader who
+# stops): not a rule's fault.
+_OUTSIDE = (PitwallError, OSError, EOFError, ReaderStopped)
 
 
 class _Finished(Exception):

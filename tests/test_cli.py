@@ -418,3 +418,13 @@ def test_simulate_counts_events_per_game_on_request_serial_and_parallel_alike():
     assert 0 < per_game["moves"]
     table = invoke("compare", "why-first", "-p", 3, "-n", 20, "--with", "tactical", "--events")
     assert table.exit_code == 0 and "events told per game" in table.output and "round_begins" in table.output
+
+
+@pytest.mark.parametrize("answers", ["\n\nq\n", "\n\n"])  # q, or the end of input, after two events
+def test_replay_step_stops_when_the_reader_says_so(tmp_path, answers):
+    rec = tmp_path / "game.jsonl"
+    invoke("play", "why-first", "-p", 3, "-s", 2, "--record", rec)
+    r = invoke("replay", "--step", rec, input=answers)
+    assert r.exit_code == 0, r.output
+    assert "Replay stopped after 3 events" in r.output
+    assert "error" not in r.output and "Winners:" not in r.stdout

@@ -208,17 +208,43 @@ def play(game, variants, players, names, seed, agents, record_path, decisions, s
         pitwall play why-first --agent human
     """
     from .interpreter.engine import agent_names, new_game
-    from .interpreter.record import entry_line, record_lines, result_line, text_of
+    from .interpreter.record import entry_line, record_lines, result_line, save_lines
 
     loaded, names_ = _setup(game, variants, players, names, _settings(sets, races))
     seats = agent_names(list(agents), len(names_), "heuristic")
     if record_path:
         _writable(record_path, "--record")  # before the game, so a long game is never played for nothing
+    tell = _teller(decisions)
+    g, header = new_game(loaded, names_, seats, seed, listener=lambda entry: tell(entry_line(loaded, entry)))
+    try:
+        g.run()
+    except (PitwallError, KeyboardInterrupt) as stop:
+        if record_path:  # nothing lost: the game so far is kept, to resume or to study
+            save_lines(record_path, record_lines(g, header, finished=False))
+            _saved(record_path, stop)
+        raise
+    tell(result_line(g))
+    if record_path:
+        save_lines(record_path, record_lines(g, header))
+        click.echo(f"Record written to {record_path}", err=True)
+
+
+def _saved(path: Path, stop: BaseException) -> None:
+    from .interpreter.errors import RuleRuntimeError
+
+    if isinstance(stop, RuleRuntimeError):  # the rules failed: resuming would fail the same way
+        click.echo(f"The game up to the error is saved in {path}.", err=True)
+    else:
+        click.echo(f"The game so far is saved in {path}; go on with: pitwall resume {path}", err=True)
+
+
+def _teller(decisions: bool):
+    """Narrate record lines as they come; secret decisions wait until their block is over."""
+    from .interpreter.record import text_of
 
     secret: list[dict] = []
 
-    def tell(entry):
-        line = entry_line(loaded, entry)
+    def tell(line: dict) -> None:
         if line.get("secret"):  # told once the simultaneous block is over, never to later choosers
             secret.append(line)
             return
@@ -228,12 +254,59 @@ def play(game, variants, players, names, seed, agents, record_path, decisions, s
                 click.echo(text)
         secret.clear()
 
-    g, header = new_game(loaded, names_, seats, seed, listener=tell)
-    g.run()
-    click.echo(text_of(result_line(g)))
-    if record_path:
-        record_path.write_text("\n".join(record_lines(g, header)) + "\n", encoding="utf-8")
-        click.echo(f"Record written to {record_path}", err=True)
+    return tell
+
+
+@cli.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@guarded
+def resume(record, decisions):
+    """Go on with a game saved part-way (play --record, stopped), saving it again as it goes.
+
+    The record's decisions are replayed and checked; then each seat's agent (a person at the
+    terminal too) plays on. RECORD is rewritten with the whole game, or with the game so far if
+    it stops again.
+
+    \b
+    Example:
+        pitwall play street-illegal --agent human --record race.jsonl   (stopped part-way)
+        pitwall resume race.jsonl
+    """
+    from collections import deque
+
+    from .interpreter.engine import seat_agents
+    from .interpreter.record import dumps_line, read_record, replay, save_lines, text_of
+
+    header, body = read_record(record)
+    lines = [header.line()] + [dumps_line(line) for line in body]
+    recent: deque[str] = deque(maxlen=5)  # the last events before the stop, to pick up the thread
+    checked = [0]
+    tell = _teller(decisions)
+
+    def on_old(line: dict) -> None:
+        checked[0] += 1
+        text = text_of(line)
+        if text:
+            recent.append(text)
+        if checked[0] == len(body):  # the record ends here: recap, before anyone is asked anything
+            click.echo(f"... {len(body)} lines of {record} replayed and checked; the last events:")
+            click.echo("\n".join(recent))
+            click.echo("--- the game goes on")
+
+    def on_new(line: dict) -> None:
+        lines.append(dumps_line(line))
+        tell(line)
+
+    try:
+        replay(record, on_old, go_on=lambda h: seat_agents(list(h.agents), h.seed), on_new=on_new)
+    except (PitwallError, KeyboardInterrupt):
+        if len(lines) > len(body) + 1:  # it went on before stopping again
+            save_lines(record, lines)
+            _saved(record, sys.exc_info()[1])
+        raise
+    save_lines(record, lines)
+    click.echo(f"Record written to {record}", err=True)
 
 
 @cli.command()

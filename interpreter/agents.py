@@ -91,6 +91,22 @@ class Scripted(Agent):
         return texts.index(text)
 
 
+class Seated(Agent):
+    """Each participant's own agent: one per seat, and one for those the rules make (Old Pros)."""
+
+    name = "seated"
+
+    def __init__(self, seats: list[Agent], auto: Agent):
+        self.seats = seats
+        self.auto = auto
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        agent = self.seats[by.seat] if by.is_player else self.auto
+        if len(options) == 1 and not agent.asks_always:
+            return 0  # as the game itself would: a forced choice is not asked
+        return agent.pick(game, by, decision, options, prompt, prefer)
+
+
 class Human(Agent):
     """Asks at the terminal, listing the legal options; bad input re-prompts."""
 

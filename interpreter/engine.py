@@ -49,11 +49,15 @@ def agent_names(specs: list[str], count: int, default: str) -> list[str]:
     return [s or fill for s in seats]
 
 
+def seat_agents(agents: list[str], seed: int) -> tuple[list[Agent], Agent]:
+    """The agent of each seat, and the heuristic one that plays the participants the rules make."""
+    return [make_agent(a, seed, i) for i, a in enumerate(agents)], Heuristic(seed, len(agents))
+
+
 def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *, record: bool = True,
              listener: Callable | None = None, budget: int = 1_000_000) -> tuple[Game, Header]:
-    made: list[Agent] = [make_agent(a, seed, i) for i, a in enumerate(agents)]
-    game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget,
-                auto_agent=Heuristic(seed, len(players)))
+    made, auto = seat_agents(agents, seed)
+    game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget, auto_agent=auto)
     ref = loaded.game.ref if loaded.game else loaded.program.game.name
     header = Header(ref, loaded.variants, loaded.rules_hash, seed, tuple(players), tuple(agents), loaded.settings)
     return game, header

@@ -13,7 +13,7 @@ from pathlib import Path
 import attrs
 
 from .. import __version__
-from .agents import Scripted
+from .agents import Scripted, Seated
 from .errors import RecordError
 from .load import Loaded, load
 from .runtime import Game, _Card, _Participant, describe, told
@@ -35,10 +35,10 @@ class Header:
                 "players": list(self.players), "agents": list(self.agents)}
         if self.settings:
             head["settings"] = dict(self.settings)
-        return _dumps(head)
+        return dumps_line(head)
 
 
-def _dumps(obj) -> str:
+def dumps_line(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -76,11 +76,17 @@ def result_line(game: Game) -> dict:
     return {"result": {"winners": [w.name for w in game.result or []], "scores": scores}}
 
 
-def record_lines(game: Game, header: Header) -> list[str]:
+def record_lines(game: Game, header: Header, finished: bool = True) -> list[str]:
+    """The record's lines; an unfinished game (stopped part-way) has no result line yet."""
     lines = [header.line()]
-    lines += [_dumps(entry_line(game.loaded, e)) for e in game.log]
-    lines.append(_dumps(result_line(game)))
+    lines += [dumps_line(entry_line(game.loaded, e)) for e in game.log]
+    if finished:
+        lines.append(dumps_line(result_line(game)))
     return lines
+
+
+def save_lines(path: Path, lines: list[str]) -> None:
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def text_of(line: dict, decisions: bool = False) -> str | None:
@@ -118,9 +124,17 @@ def read_record(path: Path) -> tuple[Header, list[dict]]:
     return header, lines[1:]
 
 
-def replay(path: Path, listener: Callable[[dict], None] | None = None) -> Game:
-    """Re-run a record's decisions with today's rules and compare every line."""
+def replay(path: Path, listener: Callable[[dict], None] | None = None, go_on: Callable | None = None,
+           on_new: Callable[[dict], None] | None = None) -> Game:
+    """Re-run a record's decisions with today's rules and compare every line.
+
+    With `go_on`, the record is a game stopped part-way: once its decisions run out, the agents
+    `go_on(header)` gives (one per seat, and one for the automatic participants) play on, and
+    every line past the record goes to `on_new`.
+    """
     header, body = read_record(path)
+    if go_on is not None and body and "result" in body[-1]:
+        raise RecordError(f"{path}:{len(body) + 1}: this game is over", hint=f"pitwall replay {path} shows it")
     loaded = load(header.game, header.variants, header.settings)
     if loaded.rules_hash != header.rules_hash:
         raise RecordError(f"{path}:1: the record was made with other rules (hash {header.rules_hash}); "
@@ -128,12 +142,16 @@ def replay(path: Path, listener: Callable[[dict], None] | None = None) -> Game:
                           hint="the rules changed since the game was recorded; re-record it")
     decisions = [(d.get("by"), d.get("decision"), d.get("option"), d.get("pick"), f"{path}:{i}")
                  for i, d in enumerate(body, 2) if "decision" in d]
-    agent = Scripted(decisions, str(path))
+    agent = Scripted(decisions, str(path), Seated(*go_on(header)) if go_on is not None else None)
     checked = [0]
 
     def verify(entry: tuple) -> None:
         i = checked[0]
-        got = json.loads(_dumps(entry_line(loaded, entry)))
+        got = json.loads(dumps_line(entry_line(loaded, entry)))
+        if go_on is not None and i >= len(body):
+            checked[0] += 1
+            on_new(got)
+            return
         if i >= len(body) or body[i] != got:
             want = body[i] if i < len(body) else "the end of the record"
             raise RecordError(f"{path}:{i + 2}: replay diverges here", hint=f"record: {want}\n  now:    {got}")
@@ -144,8 +162,11 @@ def replay(path: Path, listener: Callable[[dict], None] | None = None) -> Game:
     game = Game(loaded, list(header.players), [agent] * len(header.players), header.seed, listener=verify,
                 auto_agent=agent)
     game.run()
-    result = json.loads(_dumps(result_line(game)))
+    result = json.loads(dumps_line(result_line(game)))
     i = checked[0]
+    if go_on is not None:
+        on_new(result)
+        return game
     if i >= len(body) or body[i] != result:
         want = body[i] if i < len(body) else "the end of the record"
         raise RecordError(f"{path}:{i + 2}: replay diverges at the result", hint=f"record: {want}\n  now: {result}")

@@ -428,3 +428,49 @@ def test_replay_step_stops_when_the_reader_says_so(tmp_path, answers):
     assert r.exit_code == 0, r.output
     assert "Replay stopped after 3 events" in r.output
     assert "error" not in r.output and "Winners:" not in r.stdout
+
+
+def test_a_stopped_human_game_is_saved_and_resumed_to_a_replayable_record(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    stopped = invoke("play", "why-first", "-p", 3, "--agent", "human", "--record", rec, input="1\n1\n2\n")
+    assert stopped.exit_code == 2 and "input ended while the game waited" in stopped.output
+    assert f"go on with: pitwall resume {rec}" in stopped.output
+    partial = rec.read_text().splitlines()
+    assert '"result"' not in partial[-1] and sum('"by":"Anne"' in line for line in partial) == 3
+
+    again = invoke("resume", rec, input="1\n1\n")  # stops again, two decisions further on
+    assert again.exit_code == 2 and "lines of" in again.output and "--- the game goes on" in again.output
+    longer = rec.read_text().splitlines()
+    assert longer[: len(partial)] == partial and len(longer) > len(partial)
+
+    done = invoke("resume", rec, input="1\n" * 500)
+    assert done.exit_code == 0, done.output
+    assert "Winners:" in done.stdout
+    whole = rec.read_text().splitlines()
+    assert whole[: len(longer)] == longer and '"result"' in whole[-1]
+    assert invoke("replay", rec).exit_code == 0
+    over = invoke("resume", rec)
+    assert over.exit_code == 2 and "this game is over" in over.output
+
+
+FAILING_GAME = """game failing "Failing" { players P 1 to 1  play main }
+participant P { n: int = 0 }
+event counted(n: int) "Counted {n}."
+rule main() {
+    repeat 3 as k {
+        emit counted(k)
+    }
+    players[0].n = 1 / players[0].n
+    finish players
+}
+"""
+
+
+def test_a_game_that_fails_keeps_its_record_up_to_the_error(tmp_path, monkeypatch):
+    add_game(tmp_path, monkeypatch, "failing", FAILING_GAME)
+    rec = tmp_path / "failing.jsonl"
+    r = invoke("play", "failing", "--record", rec)
+    assert r.exit_code == 2 and "division by zero" in r.output
+    assert f"The game up to the error is saved in {rec}." in r.output and "resume" not in r.output
+    assert [json.loads(line).get("text") for line in rec.read_text().splitlines()[1:]] == [
+        "Counted 1.", "Counted 2.", "Counted 3."]

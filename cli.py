@@ -75,7 +75,8 @@ def many_games_options(fn):
     """The options simulate and compare share: who plays, how many games, on what seeds."""
     for option in reversed([
         click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players."),
-        click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True),
+        click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True,
+                     help="Games to play (game i on seed S+i)."),
         click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."),
         seed_option,
         click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
@@ -257,7 +258,7 @@ def _teller(decisions: bool):
     return tell
 
 
-@cli.command()
+@cli.command(short_help='Go on with a recorded game that stopped part-way.')
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
 @guarded
@@ -356,7 +357,7 @@ def _wait_for_reader() -> None:
         raise ReaderStopped
 
 
-@cli.command()
+@cli.command(short_help='Run a scenario and print its narration.')
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--decisions/--no-decisions", default=True, help="Also narrate every decision.")
 @guarded
@@ -372,7 +373,7 @@ def scenario(file, decisions):
     narrate(file, decisions, click.echo)
 
 
-@cli.command()
+@cli.command(short_help='Simulate many games and summarise the results.')
 @click.argument("game")
 @variant_option
 @many_games_options
@@ -402,7 +403,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, count_events, a
     _print_summary(summary, elapsed)
 
 
-@cli.command()
+@cli.command(short_help='Simulate variants on the same seeds, side by side.')
 @click.argument("game")
 @variant_option
 @click.option("--with", "alternatives", multiple=True, required=True, metavar="V[+V2...]",

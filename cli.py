@@ -198,9 +198,10 @@ def _setup(game, variants, players, names, settings=()):
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON Lines) here.")
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@click.option("--step", is_flag=True, help="Wait for Enter after each event (q stops; --record keeps the game).")
 @settings_option
 @guarded
-def play(game, variants, players, names, seed, agents, record_path, decisions, sets, races):
+def play(game, variants, players, names, seed, agents, record_path, decisions, step, sets, races):
     """Play a seeded game and narrate it.
 
     \b
@@ -209,20 +210,23 @@ def play(game, variants, players, names, seed, agents, record_path, decisions, s
         pitwall play why-first --agent human
     """
     from .interpreter.engine import agent_names, new_game
+    from .interpreter.errors import ReaderStopped
     from .interpreter.record import entry_line, record_lines, result_line, save_lines
 
     loaded, names_ = _setup(game, variants, players, names, _settings(sets, races))
     seats = agent_names(list(agents), len(names_), "heuristic")
     if record_path:
         _writable(record_path, "--record")  # before the game, so a long game is never played for nothing
-    tell = _teller(decisions)
+    tell = _teller(decisions, step)
     g, header = new_game(loaded, names_, seats, seed, listener=lambda entry: tell(entry_line(loaded, entry)))
     try:
         g.run()
-    except (PitwallError, KeyboardInterrupt) as stop:
+    except (PitwallError, KeyboardInterrupt, ReaderStopped) as stop:
         if record_path:  # nothing lost: the game so far is kept, to resume or to study
             save_lines(record_path, record_lines(g, header, finished=False))
             _saved(record_path, stop)
+        if isinstance(stop, ReaderStopped):
+            return
         raise
     tell(result_line(g))
     if record_path:
@@ -239,7 +243,7 @@ def _saved(path: Path, stop: BaseException) -> None:
         click.echo(f"The game so far is saved in {path}; go on with: pitwall resume {path}", err=True)
 
 
-def _teller(decisions: bool):
+def _teller(decisions: bool, step: bool = False):
     """Narrate record lines as they come; secret decisions wait until their block is over."""
     from .interpreter.record import text_of
 
@@ -254,6 +258,8 @@ def _teller(decisions: bool):
             if text:
                 click.echo(text)
         secret.clear()
+        if step and "event" in line:
+            _wait_for_reader()
 
     return tell
 
@@ -261,8 +267,9 @@ def _teller(decisions: bool):
 @cli.command(short_help='Go on with a recorded game that stopped part-way.')
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@click.option("--step", is_flag=True, help="Wait for Enter after each new event (q stops, keeping the game).")
 @guarded
-def resume(record, decisions):
+def resume(record, decisions, step):
     """Go on with a game saved part-way (play --record, stopped), saving it again as it goes.
 
     The record's decisions are replayed and checked; then each seat's agent (a person at the
@@ -277,13 +284,14 @@ def resume(record, decisions):
     from collections import deque
 
     from .interpreter.engine import seat_agents
+    from .interpreter.errors import ReaderStopped
     from .interpreter.record import dumps_line, read_record, replay, save_lines, text_of
 
     header, body = read_record(record)
     lines = [header.line()] + [dumps_line(line) for line in body]
     recent: deque[str] = deque(maxlen=5)  # the last events before the stop, to pick up the thread
     checked = [0]
-    tell = _teller(decisions)
+    tell = _teller(decisions, step)
 
     def on_old(line: dict) -> None:
         checked[0] += 1
@@ -301,10 +309,12 @@ def resume(record, decisions):
 
     try:
         replay(record, on_old, go_on=lambda h: seat_agents(list(h.agents), h.seed), on_new=on_new)
-    except (PitwallError, KeyboardInterrupt):
+    except (PitwallError, KeyboardInterrupt, ReaderStopped) as stop:
         if len(lines) > len(body) + 1:  # it went on before stopping again
             save_lines(record, lines)
-            _saved(record, sys.exc_info()[1])
+            _saved(record, stop)
+        if isinstance(stop, ReaderStopped):
+            return
         raise
     save_lines(record, lines)
     click.echo(f"Record written to {record}", err=True)

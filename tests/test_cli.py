@@ -474,3 +474,16 @@ def test_a_game_that_fails_keeps_its_record_up_to_the_error(tmp_path, monkeypatc
     assert f"The game up to the error is saved in {rec}." in r.output and "resume" not in r.output
     assert [json.loads(line).get("text") for line in rec.read_text().splitlines()[1:]] == [
         "Counted 1.", "Counted 2.", "Counted 3."]
+
+
+def test_play_step_by_step_stops_on_q_keeping_the_game_to_resume(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    r = invoke("play", "why-first", "-p", 3, "--step", "--record", rec, input="\n\nq\n")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("\n") == 3 and "[Enter: next, q: stop]" in r.output
+    assert f"go on with: pitwall resume {rec}" in r.output
+    more = invoke("resume", rec, "--step", input="\nq\n")
+    assert more.exit_code == 0 and "--- the game goes on" in more.output
+    done = invoke("resume", rec)
+    assert done.exit_code == 0 and "Winners:" in done.stdout
+    assert invoke("replay", rec).exit_code == 0

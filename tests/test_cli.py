@@ -183,8 +183,36 @@ def test_human_agent_lists_options_and_reprompts_on_bad_input():
     assert r.exit_code == 0, r.output[-2000:]
     assert "Anne, choose the card to play:" in r.output
     assert "please type a number from 1 to 5" in r.output
-    assert "Anne (you) - position: 0" in r.output and "hand: 5 hidden" in r.output
-    assert "stack: 0 hidden" in r.output.split("Anne (you)")[1].splitlines()[0]  # hidden even from her
+    # Why First?'s own view (view.pw): the stage, the figures with their points, her hand only
+    assert "Stage 1 of 5, on a track from -12 to 16. All figures share one space" in r.output
+    assert "  Anne (you): on 0, 0 points\n  Ben: on 0, 0 points, 5 cards in hand" in r.output
+    assert "  Leo: on 0, 0 points, 4 cards left in his stack" in r.output
+    assert "Your hand: " in r.output
+
+
+GENERIC_VIEW_GAME = """game plain "Plain" { players P 2 to 2  play main }
+card C "{v}" { v: int }
+participant P { n: int = 0  hand: pile of C secret  stack: pile of C hidden  chips: int secret = 3 }
+deck cards of C { (1) (2) (3) (4) }
+global pile: pile of C = cards
+rule main() {
+    for p in players {
+        draw 1 from pile to p.hand
+        draw 1 from pile to p.stack
+    }
+    choose k from [1, 2] by players[0] "how many"
+    finish players
+}
+"""
+
+
+def test_without_a_view_a_human_sees_public_fields_and_only_his_own_secrets(tmp_path, monkeypatch):
+    add_game(tmp_path, monkeypatch, "plain", GENERIC_VIEW_GAME)
+    r = invoke("play", "plain", "--agent", "human", input="1\n")
+    assert r.exit_code == 0, r.output
+    mine, other = [line for line in r.output.splitlines() if line.startswith("  Player ")]
+    assert mine == "  Player 1 (you) - n: 0; hand: 4; stack: 1 hidden; chips: 3"  # the stack even from him
+    assert other == "  Player 2 - n: 0; hand: 1 hidden; stack: 1 hidden; chips: ?"
 
 
 def test_human_agent_at_end_of_input_aborts_cleanly():

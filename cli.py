@@ -450,7 +450,8 @@ def compare(game, variants, alternatives, players, count, jobs, seed, agents, co
 
 
 def _print_comparison(summaries: list[dict], count: int, seed: int) -> None:
-    """One row per configuration; per participant its win rate and mean score."""
+    """One column per configuration (like the events table); per participant its win rate and
+    mean score. Few configurations and many participants: this way it fits a terminal."""
     from rich.console import Console
     from rich.table import Table
 
@@ -458,13 +459,13 @@ def _print_comparison(summaries: list[dict], count: int, seed: int) -> None:
     for s in summaries:
         names += [r["name"] for r in s["participants"] if r["name"] not in names]
     table = Table(title=f"{count} games each, seeds {seed} to {seed + count - 1}: win rate ±95% / mean score")
-    table.add_column("variants")
-    for name in names:
-        table.add_column(name, justify="right")
+    table.add_column("participant")
     for s in summaries:
-        rows = {r["name"]: r for r in s["participants"]}
-        cells = [f"{_win_rate(rows[n])} / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-" for n in names]
-        table.add_row(s["label"], *cells)
+        table.add_column(s["label"], justify="right")
+    by_config = [{r["name"]: r for r in s["participants"]} for s in summaries]
+    for n in names:
+        table.add_row(n, *(f"{_win_rate(rows[n])} / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-"
+                           for rows in by_config))
     Console().print(table)
     _print_events(summaries)
 

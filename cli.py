@@ -404,7 +404,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, count_events, a
     start = time.perf_counter()
     seats, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "simulate", count_events)
     elapsed = time.perf_counter() - start
-    summary = summarize(outcomes, names_)
+    summary = summarize(outcomes, names_, loaded.compiled.events if count_events else ())
     summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats,
                    settings=dict(loaded.settings))
     if as_json:
@@ -440,7 +440,7 @@ def compare(game, variants, alternatives, players, count, jobs, seed, agents, co
     for config in configs:
         loaded, names_ = _setup(game, config, players, None, settings)
         _, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "compare", count_events)
-        summary = summarize(outcomes, names_)
+        summary = summarize(outcomes, names_, loaded.compiled.events if count_events else ())
         summary.update(variants=list(loaded.variants), label=" + ".join(Path(v).stem for v in config) or "base game")
         summaries.append(summary)
     if as_json:

@@ -77,10 +77,12 @@ def _wilson_half_width(rate: float, n: int) -> float:
     return Z95 / (1 + Z95 * Z95 / n) * math.sqrt(rate * (1 - rate) / n + Z95 * Z95 / (4 * n * n))
 
 
-def summarize(outcomes: list[Outcome], players: list[str]) -> dict:
+def summarize(outcomes: list[Outcome], players: list[str], events: tuple[str, ...] = ()) -> dict:
     """Per participant (players, then automatic ones that won): wins, shared wins, win rate and
     mean score, each with the half-width of its 95% confidence interval, so a designer can tell a
-    real difference between variants from the noise of a few hundred games."""
+    real difference between variants from the noise of a few hundred games. With `events` (the
+    declared events, when they were counted), every one of them is listed, 0 if never told: an
+    event that never happens points at a rule that never fires."""
     n = len(outcomes)
     all_names = list(players)
     for o in outcomes:
@@ -102,7 +104,7 @@ def summarize(outcomes: list[Outcome], players: list[str]) -> dict:
             row.update(mean_score=round(mean, 3), mean_score_ci95=round(Z95 * sd / math.sqrt(n), 3))
         rows.append(row)
     summary = {"games": n, "participants": rows, "no_winner": sum(1 for o in outcomes if not o.winners)}
-    told: Counter[str] = Counter()
+    told: Counter[str] = Counter({name: 0 for name in events})
     for o in outcomes:
         told.update(dict(o.events))
     if told:

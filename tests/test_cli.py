@@ -444,6 +444,7 @@ def test_simulate_counts_events_per_game_on_request_serial_and_parallel_alike():
     assert per_game == parallel["events_per_game"]
     assert per_game["stage_begins"] == 5 and per_game["round_begins"] == 25  # 5 stages of 5 card rounds
     assert 0 < per_game["moves"]
+    assert per_game["leo_flips"] == 0  # declared, never told: Leo plays only in the 2-player game
     table = invoke("compare", "why-first", "-p", 3, "-n", 20, "--with", "tactical", "--events")
     assert table.exit_code == 0 and "events told per game" in table.output and "round_begins" in table.output
 

@@ -144,6 +144,32 @@ def games():
         raise broken
 
 
+@cli.command()
+@click.argument("game")
+@variant_option
+@guarded
+def outline(game, variants):
+    """What a variant can change: constants, settings, functions, rules, events and decks.
+
+    Each with the file and line where it is written (after the given variants, if any).
+
+    \b
+    Example:
+        pitwall outline street-illegal
+        pitwall outline street-illegal -v nitrous_oxide
+    """
+    from .interpreter.load import load
+    from .interpreter.outline import outline as sections
+
+    loaded = load(game, tuple(variants))
+    click.echo(f"{loaded.program.game.title}: the rules in {loaded.game.path}")
+    for title, items in sections(loaded.program, loaded.game.path):
+        click.echo(f"\n{title}:")
+        width = min(60, max(len(text) for text, _ in items))
+        for text, at in items:
+            click.echo(f"  {text:<{width}}  {at}")
+
+
 def _literal(value) -> str:
     v = getattr(value, "value", "?")
     return str(v).lower() if isinstance(v, bool) else str(v)

@@ -516,3 +516,25 @@ def test_play_step_by_step_stops_on_q_keeping_the_game_to_resume(tmp_path):
     done = invoke("resume", rec)
     assert done.exit_code == 0 and "Winners:" in done.stdout
     assert invoke("replay", rec).exit_code == 0
+
+
+def test_outline_lists_what_a_variant_can_change_with_its_place():
+    folder = find_game("street-illegal").path
+
+    def line_of(file, text):  # where the declaration really is, so the test follows edits of the rules
+        lines = (folder / file).read_text(encoding="utf-8").splitlines()
+        return f"{file}:{next(i for i, line in enumerate(lines, 1) if line.startswith(text))}"
+
+    def place(output, start):
+        return next(line for line in output.splitlines() if line.strip().startswith(start)).split()[-1]
+
+    r = invoke("outline", "street-illegal")
+    assert r.exit_code == 0, r.output
+    assert place(r.output, "START_CHIPS = 3") == line_of("rules.pw", "const START_CHIPS")
+    assert place(r.output, "races = 1") == line_of("rules.pw", "setting races") and "(at least 1)" in r.output
+    assert "duel(a: Driver, f: Driver) -> bool" in r.output and "pro_third(first_two: int) -> bool" in r.output
+    assert "slot_pile(d: Driver, s: Slot) -> pile of Tempo" in r.output
+    assert place(r.output, "tempo_cards of Tempo") == line_of("cards.pw", "deck tempo_cards")
+    assert place(r.output, "equal_duel(") == line_of("rules.pw", "rule equal_duel")
+    with_variant = invoke("outline", "street-illegal", "-v", "nitrous_oxide").output
+    assert place(with_variant, "equal_duel(") == line_of("variants/nitrous_oxide.pw", "replace rule equal_duel")

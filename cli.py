@@ -162,6 +162,7 @@ def outline(game, variants):
     from .interpreter.outline import outline as sections
 
     loaded = load(game, tuple(variants))
+    _warn(loaded)
     click.echo(f"{loaded.program.game.title}: the rules in {loaded.game.path}")
     for title, items in sections(loaded.program, loaded.game.path):
         click.echo(f"\n{title}:")
@@ -201,8 +202,16 @@ def check(files, game):
     from .interpreter.load import check_file
 
     for f in files:
-        check_file(f, game)
+        checked = check_file(f, game)
+        if hasattr(checked, "program"):
+            _warn(checked)
         click.echo(f"{f}: ok")
+
+
+def _warn(loaded) -> None:
+    """Rules that link and check but likely miss their author's intent (a lost variant change)."""
+    for w in loaded.program.warnings:
+        click.echo(render(w, loaded.program.sources), err=True)
 
 
 def _setup(game, variants, players, names, settings=()):
@@ -210,6 +219,7 @@ def _setup(game, variants, players, names, settings=()):
     from .interpreter.load import load
 
     loaded = load(game, tuple(variants), settings)
+    _warn(loaded)
     return loaded, player_names(loaded, players, names.split(",") if names else None)
 
 

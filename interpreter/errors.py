@@ -69,6 +69,14 @@ class RecordError(PitwallError):
     """A game record or scenario that cannot be read or does not match the rules."""
 
 
+class RulesWarning(PitwallError):
+    """Legal rules that likely do not do what their author meant; told, never fatal."""
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}warning: {self.message}"
+
+
 class ReaderStopped(Exception):
     """The person following a game (replay --step) asked to stop: not an error of any kind."""
 

@@ -11,7 +11,7 @@ import hashlib
 import attrs
 
 from . import ast
-from .errors import ErrorCollector, PitwallError
+from .errors import ErrorCollector, PitwallError, RulesWarning
 
 KINDS = {
     ast.ConstDecl: "const", ast.FunctionDecl: "function", ast.RuleDecl: "rule", ast.EventDecl: "event",
@@ -35,6 +35,9 @@ class Program:
     variants: list[ast.VariantDecl] = attrs.Factory(list)
     sources: dict[str, str] = attrs.Factory(dict)
     digest: str = ""
+    # The variant that last replaced or extended each name, and how: ordering mistakes show.
+    changed_by: dict[str, tuple[str, str]] = attrs.Factory(dict)
+    warnings: list[RulesWarning] = attrs.Factory(list)
 
     def table_for(self, item) -> dict | None:
         if isinstance(item, ast.RecordDecl):
@@ -140,6 +143,20 @@ def _store(prog: Program, item) -> None:
         prog.table_for(item)[item.name] = item
 
 
+def _warn_lost_change(prog: Program, ov: ast.Override, kind: str) -> None:
+    """A variant replacing what an earlier one changed drops that change: legal, rarely meant."""
+    name, current = ov.item.name, prog.variants[-1].name if prog.variants else "?"
+    before = prog.changed_by.get(name)
+    if ov.mode == "replace" and before is not None and before[0] != current:
+        other, how = before
+        hint = (f"apply {current} first (-v {current} -v {other}): the statements {other} adds then follow it"
+                if how == "extend" else "two variants that both replace it cannot be combined")
+        done = {"extend": "extended", "replace": "replaced"}[how]
+        prog.warnings.append(RulesWarning(f"variant {current!r} replaces {kind} {name!r}, which variant {other!r} "
+                                          f"{done}: that change is lost", ov.span, hint))
+    prog.changed_by[name] = (current, ov.mode)
+
+
 def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
     item = ov.item
     name = item.name
@@ -155,6 +172,7 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
     if KINDS.get(type(item)) != old_kind:
         errors.add(f"{name!r} is a {old_kind}; a {KINDS.get(type(item))} cannot {ov.mode} it", ov.span)
         return
+    _warn_lost_change(prog, ov, old_kind)
     if ov.mode == "replace":
         _store(prog, item)
     elif isinstance(item, ast.RuleDecl):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -538,3 +539,22 @@ def test_outline_lists_what_a_variant_can_change_with_its_place():
     assert place(r.output, "equal_duel(") == line_of("rules.pw", "rule equal_duel")
     with_variant = invoke("outline", "street-illegal", "-v", "nitrous_oxide").output
     assert place(with_variant, "equal_duel(") == line_of("variants/nitrous_oxide.pw", "replace rule equal_duel")
+
+
+def test_a_variant_that_undoes_an_earlier_ones_change_is_warned_about(tmp_path, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])  # the checkout, for docs/examples
+    lost = invoke("play", "street-illegal", "-p", 3, "-v", "docs/examples/sponsors.pw",
+                  "-v", "tactical_starting_positions")
+    assert lost.exit_code == 0, lost.output
+    assert ("warning: variant 'tactical_starting_positions' replaces rule 'seat_cars', which variant 'sponsors' "
+            "extended: that change is lost") in lost.output
+    assert "apply tactical_starting_positions first" in lost.output
+    assert "sponsor pays" not in lost.stdout
+    kept = invoke("play", "street-illegal", "-p", 3, "-v", "tactical_starting_positions",
+                  "-v", "docs/examples/sponsors.pw")
+    assert kept.exit_code == 0 and "warning" not in kept.output and "sponsor pays" in kept.stdout
+    twice = tmp_path / "twice.pw"
+    twice.write_text('variant twice "Twice"\nreplace function pro_third(first_two: int) -> bool = false\n')
+    combined = invoke("outline", "street-illegal", "-v", "better_old_pros", "-v", str(twice))
+    assert "which variant 'better_old_pros' replaced: that change is lost" in combined.output
+    assert "cannot be combined" in combined.output

@@ -8,6 +8,7 @@ decisions). Returns the type of each expression for the compiler; never mutates 
 from __future__ import annotations
 
 import difflib
+import keyword
 
 from . import ast
 from .errors import ErrorCollector, Span
@@ -213,7 +214,14 @@ class Checker:
         elif rec.show:
             self.check_template(rec.show, {f.name for f in rec.fields}, rec.span)
 
+    def check_python_name(self, name: str, span, what: str) -> None:
+        """Fields and globals become Python attributes: a reserved word or a leading _ cannot be one."""
+        if keyword.iskeyword(name) or name.startswith("_") or name == "self":
+            self.add(f"{what} {name!r} cannot be named so: the word is reserved", span,
+                     "choose another name (words like 'class', 'from', 'self', or names starting with _)")
+
     def check_field(self, f: ast.FieldDecl, owner: str) -> None:
+        self.check_python_name(f.name, f.span, "a global" if owner == "global" else "a field")
         t = self.resolve_type(f.type)
         if f.default is not None:
             got = self.expr(f.default, Scope())
@@ -360,7 +368,11 @@ class Checker:
         return any(name in t for t in (p.globals, p.consts, p.decks, p.enums, BUILTIN_GLOBALS))
 
     def stmt_Let(self, s: ast.Let, scope, ctx):
-        self.declare(s.name, self.value(s.value, scope, ctx), scope, s.span)
+        t = self.value(s.value, scope, ctx)
+        if t.kind == "enumtype":
+            self.add(f"{t.name} names a kind of value, not a value", s.value.span,
+                     f"write {t.name}.MEMBER, or list the members with [m for m in {t.name}]")
+        self.declare(s.name, t, scope, s.span)
 
     def value(self, e, scope, ctx) -> T:
         """The value of `let` and `=`: an expression, or the result of a rule that gives one."""
@@ -418,6 +430,10 @@ class Checker:
                 return None
             if obj.kind == "enumtype":
                 self.add(f"the members of {obj.name} are fixed", e.span)
+                return None
+            if obj.kind == "participant" and e.name in BUILTIN_FIELDS:
+                self.add(f"a participant's {e.name!r} is fixed", e.span,
+                         "records, results and player() rely on it; keep changing values in fields of your own")
                 return None
             return self.field_type(e, obj)
         if isinstance(e, ast.Index):
@@ -755,8 +771,15 @@ class Checker:
                 self.add(f"sum adds numbers, not {el}", c.args[0].span)
             if n in ("sort", "min", "max"):
                 self.ordered(el, c.args[0].span, n)
+            if n in ("any", "all") and not fits(el, BOOL):
+                self.add(f"{n} needs conditions, not {el}", c.args[0].span)
+            if n == "unique" and el.kind in ("list", "pile", "map"):
+                self.add(f"unique compares values; a {el.kind} is not one", c.args[0].span)
             return {"len": INT, "count": INT, "sum": INT, "any": BOOL, "all": BOOL,
                     "sort": list_of(el), "reverse": list_of(el), "unique": list_of(el)}.get(n, el)
+        if n in ("roll", "player") and self.static and not self.static[2]:
+            self.add(f"{self.static[0]} is worked out when the rules load, before any game: {n} cannot stand in it",
+                     c.span, "use it in a rule, or in a global's starting value")
         if n == "roll" and self.no_roll:
             self.add(f"roll draws from the game's generator and cannot stand in {self.no_roll}", c.span,
                      "roll in a rule ('let r = roll(6)') and pass the result on")
@@ -829,8 +852,14 @@ class Checker:
         t = None
         for item in e.items:
             it = self.expr(item, scope)
-            t = it if t is None else join(t, it)
+            t = it if t is None else self.one_type(t, it, item.span)
         return list_of(t or ANY)
+
+    def one_type(self, a: T, b: T, span) -> T:
+        """A list holds values of one type (none stands in for a card or participant)."""
+        if not (fits(a, b) or fits(b, a)):
+            self.add(f"a list holds values of one type, not {a} and {b}", span)
+        return join(a, b)
 
     def expr_TupleLit(self, e: ast.TupleLit, scope) -> T:
         return T("tuple", arg=tuple(self.expr(i, scope) for i in e.items))
@@ -840,7 +869,7 @@ class Checker:
         op = e.op
         if op in ("+", "-", "*", "/", "%"):
             if op == "+" and a.kind in ("list", "pile") and b.kind in ("list", "pile"):
-                return list_of(join(a.arg, b.arg))
+                return list_of(self.one_type(a.arg, b.arg, e.span))
             if op == "+" and fits(a, TEXT) and fits(b, TEXT) and TEXT in (a, b):
                 return TEXT
             for side, t in ((e.left, a), (e.right, b)):
@@ -885,6 +914,9 @@ class Checker:
         return join(a, b)
 
     def expr_New(self, e: ast.New, scope) -> T:
+        if self.no_roll:
+            self.add(f"'new' makes a participant of the game: it cannot stand in {self.no_roll}", e.span,
+                     "make participants in a rule")
         if e.kind not in self.prog.participants:
             self.add(f"unknown participant kind {e.kind!r}", e.span, self.suggest(e.kind, self.prog.participants))
             return ANY

@@ -284,8 +284,9 @@ class Gen:
                   s.span)
 
     def stmt_Empty(self, s: ast.Empty):
-        src = self.expr(s.source)
-        self.line(f"{self.expr(s.dest)}.extend({src}); {src}.clear()", s.span)
+        src, dst = self.expr(s.source), self.expr(s.dest)
+        # `is not`: the same pile reached by two names (an alias) keeps its cards
+        self.line(f"if {src} is not {dst}: {dst}.extend({src}); {src}.clear()", s.span)
 
     def stmt_Shuffle(self, s: ast.Shuffle):
         self.line(f"_shuffle({self.expr(s.pile)})", s.span)
@@ -404,7 +405,7 @@ class Gen:
             "player": lambda: f"_player({args[0]}, {self.sid(c.span)})",
             "range": lambda: f"list(range({args[0]}, {args[1]} + 1))",
             "text": lambda: f"_text({args[0]})",
-            "roll": lambda: f"_roll({args[0]})",
+            "roll": lambda: f"_roll({args[0]}, {self.sid(c.span)})",
             "index_of": lambda: f"{args[0]}.index({args[1]})",
             "plural": lambda: f"_plural({args[0]}, {args[1]})",
         }[n]()
@@ -483,7 +484,7 @@ class Gen:
         return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
 
     def expr_New(self, e: ast.New) -> str:
-        return f"_new(K_{e.kind}, {self.expr(e.name)})"
+        return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
 
 
 def _chooses(b: ast.Block):

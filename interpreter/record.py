@@ -16,7 +16,7 @@ from .. import __version__
 from .agents import Scripted, Seated
 from .errors import RecordError
 from .load import Loaded, load
-from .runtime import Game, _Card, _Participant, describe, told
+from .runtime import Game, _Card, _Participant, describe
 
 
 @attrs.frozen
@@ -54,25 +54,19 @@ def jsonable(x):
     return x
 
 
-def narrate_event(loaded: Loaded, event: int, args: tuple) -> str:
-    c = loaded.compiled
-    values = {name: told(a) for name, a in zip(c.event_params[event], args)}
-    return c.templates[event].format(**values)
-
-
 def entry_line(loaded: Loaded, entry: tuple) -> dict:
     if entry[0] == "d":
         _, by, name, index, n, text, secret = entry
         return {"decision": name, "by": by, "pick": index, "of": n, "option": text, "secret": secret}
-    _, event, args = entry
+    _, event, args, text = entry  # the text was worked out when the event was told
     c = loaded.compiled
-    return {"event": c.events[event], "text": narrate_event(loaded, event, args),
-            "args": {k: jsonable(v) for k, v in zip(c.event_params[event], args)}}
+    args_json = {k: jsonable(v) for k, v in zip(c.event_params[event], args)}
+    return {"event": c.events[event], "text": text, "args": args_json}
 
 
 def result_line(game: Game) -> dict:
     score = game.loaded.program.game.score
-    scores = {p.name: getattr(p, score) for p in game.by_name.values()} if score else {}
+    scores = {p.name: getattr(p, score) for p in game.by_name.values() if hasattr(p, score)} if score else {}
     return {"result": {"winners": [w.name for w in game.result or []], "scores": scores}}
 
 

@@ -127,6 +127,11 @@ def told(x):
     return _Seq(x) if isinstance(x, (list, tuple)) else describe(x) if isinstance(x, bool) else x
 
 
+def narrate_event(loaded, event: int, args: tuple) -> str:
+    c = loaded.compiled
+    return c.templates[event].format(**{name: told(a) for name, a in zip(c.event_params[event], args)})
+
+
 def _prompt(template: str, values: dict) -> str:
     return template.format(**{name: told(v) for name, v in values.items()})
 
@@ -241,7 +246,8 @@ class Game:
         self.listener(("e", event, args))
 
     def emit(self, event: int, args: tuple):
-        entry = ("e", event, args)
+        # The words now: a template may read a participant's field that changes later.
+        entry = ("e", event, args, narrate_event(self.loaded, event, args))
         self.log.append(entry)
         if self.listener:
             self.listener(entry)
@@ -277,11 +283,13 @@ class Game:
             j = int(rnd() * (i + 1))
             pile[i], pile[j] = pile[j], pile[i]
 
-    def roll(self, n: int) -> int:
+    def roll(self, n: int, sid: int) -> int:
+        if n < 1:
+            raise self.error(sid, f"roll({n}): a die needs at least one side")
         return 1 + int(self.rng.random() * n)
 
     def finish(self, winners):
-        self.result = list(winners)
+        self.result = list(dict.fromkeys(winners))  # a winner named twice wins once
         raise _Finished
 
     def player(self, name: str, sid: int):
@@ -291,9 +299,14 @@ class Game:
             raise RuleRuntimeError(f"no participant is named {name!r}", self.loaded.compiled.spans[sid],
                                    hint=f"known: {', '.join(self.by_name)}") from None
 
-    def new(self, kind, name: str):
+    def new(self, kind, name: str, sid: int):
+        # Names identify participants in records, results and player(): they must be unique.
+        if name in self.by_name:
+            error = self.error(sid, f"there is a participant named {name!r} already")
+            error.hint = "give each participant made with 'new' a name of its own"
+            raise error
         p = kind(name, -1, False)
-        self.by_name.setdefault(name, p)
+        self.by_name[name] = p
         return p
 
     def sim_begin(self, sid: int):

@@ -36,7 +36,7 @@ def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: 
         listener = (lambda entry, c=counts: entry[0] == "e" and c.update((entry[1],))) if count_events else None
         g, _ = new_game(loaded, players, agents, seed, record=False, listener=listener)
         winners = g.run()
-        scores = tuple((p.name, getattr(p, score)) for p in g.by_name.values()) if score else ()
+        scores = tuple((p.name, getattr(p, score)) for p in g.by_name.values() if hasattr(p, score)) if score else ()
         events = tuple((names[i], k) for i, k in sorted(counts.items()))
         out.append(Outcome(seed, tuple(w.name for w in winners), scores, events))
         if progress:

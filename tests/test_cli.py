@@ -558,3 +558,32 @@ def test_a_variant_that_undoes_an_earlier_ones_change_is_warned_about(tmp_path, 
     combined = invoke("outline", "street-illegal", "-v", "better_old_pros", "-v", str(twice))
     assert "which variant 'better_old_pros' replaced: that change is lost" in combined.output
     assert "cannot be combined" in combined.output
+
+
+SNAPSHOT_GAME = """game snapshot "Snapshot" { players P 1 to 1  score pts  play main }
+participant P { pts: int = 0 }
+participant Bot { mood: int = 3 }
+global bot: Bot
+event has(p: P) "{p} has {p.pts} points."
+rule main() {
+    bot = new Bot("Robo")
+    emit has(players[0])
+    players[0].pts = 50
+    emit has(players[0])
+    finish players
+}
+"""
+
+
+def test_a_record_keeps_the_words_of_the_moment_and_other_kinds_need_no_score(tmp_path, monkeypatch):
+    # The template reads a field that changes later: the record keeps what was true when it was told.
+    add_game(tmp_path, monkeypatch, "snapshot", SNAPSHOT_GAME)
+    rec = tmp_path / "snapshot.jsonl"
+    r = invoke("play", "snapshot", "--record", rec)
+    assert r.exit_code == 0, r.output
+    texts = [json.loads(line).get("text") for line in rec.read_text().splitlines()]
+    assert texts[1:3] == ["Player 1 has 0 points.", "Player 1 has 50 points."]
+    assert invoke("replay", rec).exit_code == 0
+    sim = invoke("simulate", "snapshot", "-n", 3, "--json")  # Robo is no P: it has no 'pts' to score
+    assert sim.exit_code == 0, sim.output
+    assert [row["name"] for row in json.loads(sim.stdout)["participants"]] == ["Player 1"]

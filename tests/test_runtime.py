@@ -188,3 +188,23 @@ def test_runtime_failures_say_what_went_wrong_in_the_rules_words(tmp_path, state
         run(tmp_path, f"rule main() {{\n    {statement}\n    finish players\n}}\n")
     assert message in e.value.message
     assert e.value.span.line == HEAD.count("\n") + 2
+
+
+def test_roll_needs_a_side_and_new_names_must_be_unique(tmp_path):
+    with pytest.raises(RuleRuntimeError, match=r"roll\(0\): a die needs at least one side"):
+        run(tmp_path, "rule main() {\n    players[0].n = roll(players[0].n)\n    finish players\n}\n")
+    with pytest.raises(RuleRuntimeError, match="there is a participant named 'A' already") as e:
+        run(tmp_path, 'rule main() {\n    let twin = new P("A")\n    finish players\n}\n')
+    assert e.value.span.line == HEAD.count("\n") + 2
+
+
+def test_a_winner_named_twice_wins_once_and_an_aliased_pile_keeps_its_cards(tmp_path):
+    body = """rule main() {
+    let same = pile
+    empty same into pile
+    players[0].n = len(pile)
+    finish [players[0], players[0]]
+}
+"""
+    winners, _ = run(tmp_path, body)
+    assert len(winners) == 1 and winners[0].n == 3

@@ -73,7 +73,7 @@ class Checker:
     def __call__(self, entry):
         if entry[0] != "e":
             return
-        _, event, args = entry
+        event, args = entry[1], entry[2]
         name = self.events[event]
         self.counts[name] += 1
         game = self.game

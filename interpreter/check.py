@@ -13,7 +13,7 @@ import keyword
 from . import ast
 from .errors import ErrorCollector, Span
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
-from .templates import template_roots
+from .templates import template_fields_with_specs, template_roots
 from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
@@ -213,6 +213,7 @@ class Checker:
             self.add("participants are shown by their name; a display template is for cards", rec.span)
         elif rec.show:
             self.check_template(rec.show, {f.name for f in rec.fields}, rec.span)
+            self.check_template_fields(rec.show, {f.name: self.resolve_type(f.type) for f in rec.fields}, rec.span)
 
     def check_python_name(self, name: str, span, what: str) -> None:
         """Fields and globals become Python attributes: a reserved word or a leading _ cannot be one."""
@@ -269,6 +270,35 @@ class Checker:
                 self.add(f"parameter {p.name!r} is named twice", p.span)
             seen.add(p.name)
         self.check_template(e.template, {p.name for p in e.params}, e.span)
+        self.check_template_fields(e.template, {p.name: self.resolve_type(p.type) for p in e.params}, e.span)
+
+    def check_template_fields(self, template: str, types: dict[str, T], span: Span) -> None:
+        """Each `{a.b.c:spec}` reads fields that exist, and its spec suits the value it formats."""
+        try:
+            fields = template_fields_with_specs(template)
+        except ValueError:
+            return  # check_template reports a malformed template
+        for field, spec in fields:
+            path = field.split("[")[0].split(".")
+            t = types.get(path[0])
+            for attr in path[1:]:
+                if t is None or t.kind == "any":
+                    break
+                t = self.template_attr(t, attr, field, span)
+            if t is not None and spec and not _spec_fits(t, spec):
+                self.add(f"template field {{{field}:{spec}}}: the format does not suit {t}", span,
+                         "numbers take specs like +, >3 or 03; words take widths like <8 or ^10")
+
+    def template_attr(self, t: T, attr: str, field: str, span: Span) -> T | None:
+        if t.kind in ("card", "participant"):
+            rec = (self.prog.cards if t.kind == "card" else self.prog.participants).get(t.name)
+            found = next((f for f in rec.fields if f.name == attr), None) if rec else None
+            if found is not None:
+                return self.resolve_type(found.type)
+            if t.kind == "participant" and attr in BUILTIN_FIELDS:
+                return BUILTIN_FIELDS[attr]
+        self.add(f"template field {{{field}}}: {t} has no field {attr!r}", span)
+        return None
 
     def check_template(self, template: str, names: set[str], span: Span, what: str = "narration template") -> None:
         try:
@@ -749,7 +779,11 @@ class Checker:
 
     def ordered(self, t: T, span, what: str) -> None:
         """sort, min and max compare values: numbers or texts (or tuples of them), not cards or people."""
-        if t.kind in ("int", "text", "bool", "any", "tuple"):
+        if t.kind == "tuple":  # compared item by item: each item must have an order
+            for item in t.arg:
+                self.ordered(item, span, what)
+            return
+        if t.kind in ("int", "text", "bool", "any"):
             return
         self.add(f"{what} compares values, and {t} values have no order", span,
                  "order them by a number or text: sort(x for x in xs by x.value)")
@@ -922,6 +956,19 @@ class Checker:
             return ANY
         self.want(e.name, TEXT, scope, "a participant's name")
         return T("participant", e.kind)
+
+
+def _spec_fits(t: T, spec: str) -> bool:
+    """Would `format(value, spec)` work for a value of type t as a template shows it?"""
+    sample = 0 if t.kind == "int" else "" if t.kind in ("text", "bool", "none", "list", "pile", "participant",
+                                                         "card", "enum") else None
+    if sample is None:
+        return True
+    try:
+        format(sample, spec)
+    except ValueError:
+        return False
+    return True
 
 
 def _outside_sim(scope: Scope, ctx: Context) -> Scope:

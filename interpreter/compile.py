@@ -403,7 +403,7 @@ class Gen:
             "last": lambda: _end_of(args[0], "-1", "_last"),
             "top": lambda: _end_of(args[0], "-1", "_last"),
             "player": lambda: f"_player({args[0]}, {self.sid(c.span)})",
-            "range": lambda: f"list(range({args[0]}, {args[1]} + 1))",
+            "range": lambda: f"_range({args[0]}, {args[1]})",
             "text": lambda: f"_text({args[0]})",
             "roll": lambda: f"_roll({args[0]}, {self.sid(c.span)})",
             "index_of": lambda: f"{args[0]}.index({args[1]})",

@@ -29,7 +29,7 @@ class _Card:
 
     def __str__(self) -> str:
         if self._show:
-            return self._show.format(**{f: getattr(self, f) for f in self._fields})
+            return self._show.format(**{f: told(getattr(self, f)) for f in self._fields})
         return f"{self._kind}(" + ", ".join(str(getattr(self, f)) for f in self._fields) + ")"
 
     __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
@@ -122,9 +122,33 @@ class _Seq(tuple):
         return format(describe(list(self)), spec)
 
 
+class _Told:
+    """A participant as a template reads it: its name, and each field in words ({p.hand})."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, p):
+        self._p = p
+
+    def __getattr__(self, field):
+        return told(getattr(self._p, field))
+
+    def __format__(self, spec):
+        return format(self._p.name, spec)
+
+    def __str__(self):
+        return self._p.name
+
+
 def told(x):
-    """A value as a template shows it: collections and yes/no in words, the rest as is."""
-    return _Seq(x) if isinstance(x, (list, tuple)) else describe(x) if isinstance(x, bool) else x
+    """A value as a template shows it: collections, yes/no and none in words, the rest as is."""
+    if isinstance(x, _Participant):
+        return _Told(x)
+    if isinstance(x, (list, tuple)):
+        return _Seq(x)
+    if isinstance(x, bool) or x is None:
+        return describe(x)
+    return x
 
 
 def narrate_event(loaded, event: int, args: tuple) -> str:
@@ -136,10 +160,24 @@ def _prompt(template: str, values: dict) -> str:
     return template.format(**{name: told(v) for name, v in values.items()})
 
 
+RANGE_LIMIT = 1_000_000  # as many numbers as the step budget allows loop passes in one game
+
+
+class RangeTooLong(Exception):
+    pass
+
+
+def _range(lo: int, hi: int) -> list:
+    # A `for` over a range spends no steps, so the range itself is bounded: no runaway list.
+    if hi - lo >= RANGE_LIMIT:
+        raise RangeTooLong(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {RANGE_LIMIT} are allowed")
+    return list(range(lo, hi + 1))
+
+
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
-    "_plural": _plural, "_prompt": _prompt,
+    "_plural": _plural, "_prompt": _prompt, "_range": _range,
 }
 
 
@@ -206,6 +244,9 @@ class Game:
             pass
         except _OUTSIDE:
             raise
+        except RecursionError:
+            raise self.error_from_traceback(sys.exc_info()[2], "rules call each other without end",
+                                            BudgetError) from None
         except Exception as exc:  # noqa: BLE001
             raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None
 
@@ -342,6 +383,8 @@ def load_error(exc: Exception, filename: str, linemap: list) -> RuleRuntimeError
 def _explain(exc: Exception) -> str:
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
+    if isinstance(exc, RangeTooLong):
+        return str(exc)
     if isinstance(exc, IndexError):
         return "index out of range: the list or pile is shorter than that"
     if isinstance(exc, KeyError):

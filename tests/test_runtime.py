@@ -208,3 +208,36 @@ def test_a_winner_named_twice_wins_once_and_an_aliased_pile_keeps_its_cards(tmp_
 """
     winners, _ = run(tmp_path, body)
     assert len(winners) == 1 and winners[0].n == 3
+
+
+def test_templates_tell_fields_in_words_whichever_way_they_are_reached(tmp_path):
+    # A parameter, a participant's field and a card's own display template all read the same:
+    # collections as lists of words, yes/no for conditions, none for nothing.
+    path = tmp_path / "g.pw"
+    path.write_text("""game g "G" { players P 1 to 1  play main }
+card C "{v} {flag} {others}" { v: int  flag: bool = true  others: list of int = [2, 3] }
+participant P { hand: pile of C  ok: bool = true  rival: P }
+deck cards of C { (1) }
+global pile: pile of C = cards
+event shows(p: P, b: bool) "{p}: {p.hand}, {p.ok}, {p.rival}, {b}."
+rule main() {
+    draw 1 from pile to players[0].hand
+    emit shows(players[0], false)
+    finish players
+}
+""")
+    game = Game(build([path], []), ["A"], [FirstLegal()], 1, auto_agent=FirstLegal())
+    game.run()
+    assert [e[3] for e in game.log if e[0] == "e"] == ["A: 1 yes 2, 3, yes, none, no."]
+
+
+def test_a_huge_range_is_refused_at_its_line_and_deep_recursion_is_a_budget_error_in_scenarios_too(tmp_path):
+    with pytest.raises(RuleRuntimeError, match=r"range\(1, 50000000\) holds 50000000 numbers") as e:
+        run(tmp_path, "rule main() {\n    for i in range(1, 50000000) {\n        players[0].n += 1\n    }\n}\n")
+    assert e.value.span.line == HEAD.count("\n") + 2
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + "rule main() { again() }\nrule again() { main() }\n")
+    game = Game(build([path], []), ["A"], [FirstLegal()], 1, auto_agent=FirstLegal())
+    game.start()
+    with pytest.raises(BudgetError, match="without end"):
+        game.run_rule("main", [])

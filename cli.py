@@ -40,9 +40,9 @@ def guarded(fn):
     return wrapper
 
 
-def _writable(path: Path, option: str) -> None:
+def _writable(path: Path, option: str, keep: bool = False) -> None:
     try:
-        path.open("w", encoding="utf-8").close()
+        path.open("a" if keep else "w", encoding="utf-8").close()
     except OSError as e:
         raise click.BadParameter(f"cannot write {str(path)!r}: {e.strerror}", param_hint=option) from None
 
@@ -324,6 +324,7 @@ def resume(record, decisions, step):
     from .interpreter.record import dumps_line, read_record, replay, save_lines, text_of
 
     header, body = read_record(record)
+    _writable(record, "RECORD", keep=True)  # it is rewritten as the game goes on: find out now
     lines = [header.line()] + [dumps_line(line) for line in body]
     recent: deque[str] = deque(maxlen=5)  # the last events before the stop, to pick up the thread
     checked = [0]

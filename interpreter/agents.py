@@ -80,9 +80,10 @@ class Scripted(Agent):
                               f"but the game asks {by.name}'s {decision!r}")
         texts = [describe(o) for o in options]
         if index is not None:
-            if not 0 <= index < len(options) or (text is not None and texts[index] != text):
-                got = texts[index] if 0 <= index < len(options) else "nothing"
-                raise RecordError(f"{loc}: option {index} of {decision!r} is {got!r} now, "
+            if not 0 <= index < len(options):
+                raise RecordError(f"{loc}: option {index} is out of range: {decision!r} has {len(options)} options")
+            if text is not None and texts[index] != text:
+                raise RecordError(f"{loc}: option {index} of {decision!r} is {texts[index]!r} now, "
                                   f"the record says {text!r}")
             return index
         if text not in texts:
@@ -163,7 +164,9 @@ AGENTS = {"random": RandomAgent, "first": FirstLegal, "heuristic": Heuristic, "h
 
 
 def make_agent(name: str, seed: int, seat: int) -> Agent:
-    cls = AGENTS[name]
+    cls = AGENTS.get(name)
+    if cls is None:
+        raise PitwallError(f"unknown agent {name!r} for seat {seat + 1}", hint="agents: " + ", ".join(AGENTS))
     if cls in (RandomAgent, Heuristic):
         return cls(seed, seat)
     return cls()

@@ -91,6 +91,7 @@ class Checker:
                 self.check_bounds(c)
             seen = seen | {c.name}
         self.const_types = consts.vars
+        self.check_replacements(consts)
         fixed = set(p.enums) | set(p.consts)
         self.static = ("a field's default", fixed, False)
         for rec in list(p.cards.values()) + list(p.participants.values()):
@@ -114,6 +115,27 @@ class Checker:
             self.check_modifier(m)
         self.err.raise_if_any()
         return self.types
+
+    def check_replacements(self, consts: Scope) -> None:
+        """A replacement keeps the type of what it replaces: the base rules still use it so."""
+        for name, old in self.prog.replaced.items():
+            new = self.prog.all_names().get(name)
+            where = f"the base rules use it as declared at {old.span}"
+            if isinstance(old, ast.ConstDecl) and isinstance(new, ast.ConstDecl):
+                self.static = ("a constant", set(consts.vars), False)
+                was, now = self.expr(old.value, consts), consts.vars.get(name, ANY)
+                self.static = None
+                if not fits(now, was):
+                    self.add(f"{name!r} was {was}; its replacement is {now}", new.value.span, where)
+            elif isinstance(old, (ast.FunctionDecl, ast.RuleDecl, ast.EventDecl)) and type(new) is type(old):
+                if self.signature(old) != self.signature(new):
+                    self.add(f"the replacement of {name!r} takes {self.signature(new)}, the original "
+                             f"{self.signature(old)}", new.span, where)
+
+    def signature(self, d) -> str:
+        params = ", ".join(str(self.resolve_type(p.type)) for p in d.params)
+        ret = getattr(d, "ret", None)
+        return f"({params})" + (f" -> {self.resolve_type(ret)}" if ret is not None else "")
 
     def add(self, msg: str, span: Span, hint: str | None = None) -> None:
         self.err.add(msg, span, hint)

@@ -14,6 +14,9 @@ from .runtime import Game
 def player_names(loaded: Loaded, count: int | None, names: list[str] | None = None) -> list[str]:
     g = loaded.program.game
     if names:
+        names = [n.strip() for n in names]
+        if not all(names):
+            raise PitwallError("a player's name cannot be empty", hint="--names Anne,Ben,Chris")
         if len(set(names)) != len(names):
             raise PitwallError("player names must differ")
         count = len(names) if count is None else count

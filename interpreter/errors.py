@@ -81,6 +81,19 @@ class ReaderStopped(Exception):
     """The person following a game (replay --step) asked to stop: not an error of any kind."""
 
 
+def read_text(path, what: str = "file", error=None) -> str:
+    """A user's file as text: unreadable or not UTF-8 is a clear error, never a traceback."""
+    error = error or PitwallError
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not UTF-8 text (byte {e.start} cannot be read)",
+                    hint=f"save the {what} as UTF-8") from None
+
+
 class ErrorCollector:
     """Gathers errors so a pass can report all of them at once (miniwdl's multi_context)."""
 

@@ -37,6 +37,8 @@ class Program:
     digest: str = ""
     # The variant that last replaced or extended each name, and how: ordering mistakes show.
     changed_by: dict[str, tuple[str, str]] = attrs.Factory(dict)
+    # What each `replace` replaced, first version only: the replacement must keep its type.
+    replaced: dict[str, object] = attrs.Factory(dict)
     warnings: list[RulesWarning] = attrs.Factory(list)
 
     def table_for(self, item) -> dict | None:
@@ -174,6 +176,7 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
         return
     _warn_lost_change(prog, ov, old_kind)
     if ov.mode == "replace":
+        prog.replaced.setdefault(name, existing)
         _store(prog, item)
     elif isinstance(item, ast.RuleDecl):
         if existing.ret is not None or item.ret is not None:

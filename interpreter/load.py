@@ -13,7 +13,7 @@ import attrs
 from . import ast
 from .check import check
 from .compile import GENERATED, Compiled, compile_program
-from .errors import PitwallError
+from .errors import PitwallError, read_text
 from .link import Program, apply_settings, link
 from .parse import parse_file
 from .runtime import NAMESPACE, load_error
@@ -97,7 +97,7 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     for path in base + variants:
         f = getattr(path, "parsed", None) or parse_file(path)
         files.append(f)
-        sources[str(path)] = path.read_text(encoding="utf-8")
+        sources[str(path)] = read_text(path, "rules file")
     prog = link(files[: len(base)], files[len(base):], sources)
     apply_settings(prog, settings)
     types = check(prog)
@@ -155,7 +155,7 @@ def check_file(path: Path, game_name: str | None = None) -> Loaded | ast.SourceF
         load_scenario(path)
         return parsed
     is_variant = any(isinstance(i, ast.VariantDecl) for i in parsed.items)
-    if is_variant and game_name is not None:
+    if game_name is not None:  # named as a variant of GAME: checked as one, with or without its 'variant' line
         game = find_game(game_name)
         return build(game.base_files(), [path], game, (path.stem,))
     if is_variant and path.resolve().parent.name != "variants":

@@ -15,7 +15,7 @@ from lark.parsers.lalr_analysis import Shift
 
 from .. import __version__
 from . import ast
-from .errors import PitwallError, RulesSyntaxError, Span
+from .errors import PitwallError, RulesSyntaxError, Span, read_text
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "pitwall.lark"
 _GRAMMAR_TEXT = GRAMMAR.read_text(encoding="utf-8")
@@ -104,10 +104,7 @@ def parse(text: str, path: str = "<string>") -> ast.SourceFile:
 
 def parse_file(path: str | Path) -> ast.SourceFile:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise PitwallError(f"cannot read {p}: {e.strerror}") from None
+    text = read_text(p, "rules file")
     cached = _cache_path(text, str(path))
     if cached is not None and cached.exists():
         try:

@@ -13,8 +13,8 @@ from pathlib import Path
 import attrs
 
 from .. import __version__
-from .agents import Scripted, Seated
-from .errors import RecordError
+from .agents import AGENTS, Scripted, Seated
+from .errors import PitwallError, RecordError, read_text
 from .load import Loaded, load
 from .runtime import Game, _Card, _Participant, describe
 
@@ -97,25 +97,56 @@ def text_of(line: dict, decisions: bool = False) -> str | None:
 
 # ---------------------------------------------------------------- reading and replay
 def read_record(path: Path) -> tuple[Header, list[dict]]:
-    try:
-        raw = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise RecordError(f"cannot read record {path}: {e.strerror}") from None
+    raw = read_text(path, "record", RecordError).splitlines()
+    while raw and not raw[-1].strip():  # blank lines at the end, as editors leave them
+        raw.pop()
     lines = []
     for i, text in enumerate(raw, 1):
         try:
-            lines.append(json.loads(text))
+            line = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RecordError(f"{path}:{i}: not a JSON line ({e.msg} at column {e.colno})") from None
+            hint = "a game stopped while writing? delete the broken last line" if i == len(raw) else None
+            raise RecordError(f"{path}:{i}: not a JSON line ({e.msg} at column {e.colno})", hint=hint) from None
+        if not isinstance(line, dict):
+            raise RecordError(f"{path}:{i}: each line of a record is a JSON object {{...}}, not {text[:40]}")
+        lines.append(line)
     if not lines or lines[0].get("record") != "pitwall":
         raise RecordError(f"{path}:1: not a Pitwall game record (the first line must be its header)")
-    h = lines[0]
-    try:
-        header = Header(h["game"], tuple(h["variants"]), h["rules_hash"], int(h["seed"]), tuple(h["players"]),
-                        tuple(h["agents"]), tuple((str(k), str(v)) for k, v in h.get("settings", {}).items()))
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise RecordError(f"{path}:1: the header lacks or garbles {e}") from None
-    return header, lines[1:]
+    return _header(path, lines[0]), lines[1:]
+
+
+def _header(path: Path, h: dict) -> Header:
+    def texts(key):
+        value = h.get(key)
+        if not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
+            raise RecordError(f"{path}:1: the header's {key!r} must be a list of texts, not {value!r}")
+        return tuple(value)
+
+    for key in ("game", "rules_hash"):
+        if not isinstance(h.get(key), str):
+            raise RecordError(f"{path}:1: the header's {key!r} must be a text, not {h.get(key)!r}")
+    if not isinstance(h.get("seed"), int) or isinstance(h.get("seed"), bool):
+        raise RecordError(f"{path}:1: the header's 'seed' must be a whole number, not {h.get('seed')!r}")
+    settings = h.get("settings", {})
+    if not isinstance(settings, dict):
+        raise RecordError(f"{path}:1: the header's 'settings' must be an object, not {settings!r}")
+    header = Header(h["game"], texts("variants"), h["rules_hash"], h["seed"], texts("players"), texts("agents"),
+                    tuple((str(k), str(v)) for k, v in settings.items()))
+    if len(header.agents) != len(header.players):
+        raise RecordError(f"{path}:1: {len(header.agents)} agents for {len(header.players)} players")
+    unknown = [a for a in header.agents if a not in AGENTS]
+    if unknown:
+        raise RecordError(f"{path}:1: unknown agent {unknown[0]!r}", hint="agents: " + ", ".join(AGENTS))
+    return header
+
+
+def _decision(d: dict, where: str) -> tuple:
+    pick, option = d.get("pick"), d.get("option")
+    if not (pick is None or (isinstance(pick, int) and not isinstance(pick, bool))):
+        raise RecordError(f"{where}: 'pick' must be a whole number, not {pick!r}")
+    if not (option is None or isinstance(option, str)):
+        raise RecordError(f"{where}: 'option' must be a text, not {option!r}")
+    return d.get("by"), d.get("decision"), option, pick, where
 
 
 def replay(path: Path, listener: Callable[[dict], None] | None = None, go_on: Callable | None = None,
@@ -129,14 +160,22 @@ def replay(path: Path, listener: Callable[[dict], None] | None = None, go_on: Ca
     header, body = read_record(path)
     if go_on is not None and body and "result" in body[-1]:
         raise RecordError(f"{path}:{len(body) + 1}: this game is over", hint=f"pitwall replay {path} shows it")
-    loaded = load(header.game, header.variants, header.settings)
+    from .engine import player_names  # engine writes records: imported here, not at the top
+
+    try:
+        loaded = load(header.game, header.variants, header.settings)
+        player_names(loaded, len(header.players), list(header.players))
+        agents = go_on(header) if go_on is not None else None
+    except RecordError:
+        raise
+    except PitwallError as e:  # the header names a game, variant, setting, player count or agent
+        raise RecordError(f"{path}:1: {e.message}", hint=e.hint) from None
     if loaded.rules_hash != header.rules_hash:
         raise RecordError(f"{path}:1: the record was made with other rules (hash {header.rules_hash}); "
                           f"these rules hash to {loaded.rules_hash}",
                           hint="the rules changed since the game was recorded; re-record it")
-    decisions = [(d.get("by"), d.get("decision"), d.get("option"), d.get("pick"), f"{path}:{i}")
-                 for i, d in enumerate(body, 2) if "decision" in d]
-    agent = Scripted(decisions, str(path), Seated(*go_on(header)) if go_on is not None else None)
+    decisions = [_decision(d, f"{path}:{i}") for i, d in enumerate(body, 2) if "decision" in d]
+    agent = Scripted(decisions, str(path), Seated(*agents) if agents is not None else None)
     checked = [0]
 
     def verify(entry: tuple) -> None:

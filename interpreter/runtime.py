@@ -343,8 +343,11 @@ class Game:
     def new(self, kind, name: str, sid: int):
         # Names identify participants in records, results and player(): they must be unique.
         if name in self.by_name:
-            error = self.error(sid, f"there is a participant named {name!r} already")
-            error.hint = "give each participant made with 'new' a name of its own"
+            taken = self.by_name[name].is_player
+            error = self.error(sid, f"there is a participant named {name!r} already" +
+                               (": a player has the name the rules give to one they make" if taken else ""))
+            error.hint = ("choose other player names (--names)" if taken
+                          else "give each participant made with 'new' a name of its own")
             raise error
         p = kind(name, -1, False)
         self.by_name[name] = p

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from pitwall.cli import cli
-from pitwall.interpreter.load import find_game
+from pitwall.interpreter.load import find_game, load
 
 WHY_FIRST = find_game("why-first").path
 
@@ -94,16 +94,39 @@ def test_replay_of_a_record_from_other_rules_fails_at_the_header(tmp_path):
     assert r.exit_code == 2 and ":1: the record was made with other rules" in r.output
 
 
+HEADER = ('{"record": "pitwall", "version": 1, "game": "why_first", "variants": [], "rules_hash": "%s", "seed": 1, '
+          '"players": ["Anne", "Ben"], "agents": ["random", "random"]}') % load("why_first").rules_hash
+
+
 @pytest.mark.parametrize("text, message", [
     ('{"record": "pitwall"}\nnot json\n', "game.jsonl:2: not a JSON line"),
-    ('{"record": "pitwall"}\n', "game.jsonl:1: the header lacks or garbles 'game'"),
+    ('{"record": "pitwall"}\n', "game.jsonl:1: the header's 'game' must be a text, not None"),
     ('{"event": "x"}\n', "game.jsonl:1: not a Pitwall game record"),
+    ('[1, 2]\n', "game.jsonl:1: each line of a record is a JSON object"),
+    (HEADER + '\nnull\n', "game.jsonl:2: each line of a record is a JSON object"),
+    (HEADER.replace('"variants": []', '"variants": [5]'), "the header's 'variants' must be a list of texts"),
+    (HEADER.replace('"players": ["Anne", "Ben"]', '"players": ["Anne"]'), "2 agents for 1 players"),
+    (HEADER.replace('"agents": ["random", "random"]', '"agents": ["random", "bogus"]'), "unknown agent 'bogus'"),
+    (HEADER.replace('"game": "why_first"', '"game": "chess"'), "game.jsonl:1: no game named 'chess'"),
+    (HEADER + '\n{"decision": "card", "by": "Anne", "pick": 1.5}\n', "game.jsonl:2: 'pick' must be a whole number"),
+    (HEADER.replace('"players": ["Anne", "Ben"], "agents": ["random", "random"]',
+                    '"players": ["A", "B", "C", "D", "E", "F", "G"], "agents": ["random", "random", "random", '
+                    '"random", "random", "random", "random"]'), "Why First? takes 2 to 6 players, not 7"),
 ])
 def test_replay_of_garbage_says_what_and_where(tmp_path, text, message):
     rec = tmp_path / "game.jsonl"
     rec.write_text(text)
+    for command in ("replay", "resume"):
+        r = invoke(command, rec)
+        assert r.exit_code == 2 and message in r.output, r.output
+        assert "Traceback" not in r.output
+
+
+def test_a_record_that_is_not_utf8_is_a_clear_error(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    rec.write_bytes(b'{"record": "pitwall", "game": "caf\xe9"}\n')
     r = invoke("replay", rec)
-    assert r.exit_code == 2 and message in r.output
+    assert r.exit_code == 2 and "not UTF-8 text" in r.output
 
 
 def test_replay_step_waits_for_enter(tmp_path):

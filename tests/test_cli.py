@@ -94,8 +94,9 @@ def test_replay_of_a_record_from_other_rules_fails_at_the_header(tmp_path):
     assert r.exit_code == 2 and ":1: the record was made with other rules" in r.output
 
 
-HEADER = ('{"record": "pitwall", "version": 1, "game": "why_first", "variants": [], "rules_hash": "%s", "seed": 1, '
-          '"players": ["Anne", "Ben"], "agents": ["random", "random"]}') % load("why_first").rules_hash
+HEADER = json.dumps({"record": "pitwall", "version": 1, "game": "why_first", "variants": [],
+                     "rules_hash": load("why_first").rules_hash, "seed": 1, "players": ["Anne", "Ben"],
+                     "agents": ["random", "random"]})
 
 
 @pytest.mark.parametrize("text, message", [

@@ -192,20 +192,40 @@ def check(files, game):
     """Parse and check rules, variant or scenario files.
 
     A variant is checked on top of its game's rules (the game of its folder, or --game); a rules
-    file together with the other rules files of its folder.
+    file together with the other rules files of its folder. Several variants of one game are then
+    also checked together, in the order given, as `play -v A -v B` would combine them.
 
     \b
     Example:
         pitwall check games/GAME/variants/VARIANT.pw
-        pitwall check --game GAME my_variant.pw
+        pitwall check --game GAME my_variant.pw other.pw
     """
-    from .interpreter.load import check_file
+    from .interpreter.load import build, check_file
 
+    failed = False
+    variants: dict[Path, tuple] = {}  # game folder -> (game, [variant files that check alone])
     for f in files:
-        checked = check_file(f, game)
+        try:
+            checked = check_file(f, game)
+        except PitwallError as e:  # report it and go on: every file gets its verdict
+            click.echo(render(e), err=True)
+            failed = True
+            continue
         if hasattr(checked, "program"):
             _warn(checked)
+            if checked.variants:
+                variants.setdefault(checked.game.path, (checked.game, []))[1].append(f)
         click.echo(f"{f}: ok")
+    for g, paths in variants.values():
+        if len(paths) > 1:
+            try:
+                _warn(build(g.base_files(), paths, g, tuple(p.stem for p in paths)))
+                click.echo(f"together ({' then '.join(p.name for p in paths)}): ok")
+            except PitwallError as e:
+                click.echo(render(e), err=True)
+                failed = True
+    if failed:
+        raise click.exceptions.Exit(2)
 
 
 def _warn(loaded) -> None:

@@ -7,6 +7,7 @@ appends statements to it, `extend deck X` adds rows, and a plain item adds a new
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import attrs
 
@@ -36,7 +37,7 @@ class Program:
     sources: dict[str, str] = attrs.Factory(dict)
     digest: str = ""
     # The variant that last replaced or extended each name, and how: ordering mistakes show.
-    changed_by: dict[str, tuple[str, str]] = attrs.Factory(dict)
+    changed_by: dict[str, tuple[str, str, str]] = attrs.Factory(dict)
     # What each `replace` replaced, first version only: the replacement must keep its type.
     replaced: dict[str, object] = attrs.Factory(dict)
     warnings: list[RulesWarning] = attrs.Factory(list)
@@ -148,15 +149,21 @@ def _store(prog: Program, item) -> None:
 def _warn_lost_change(prog: Program, ov: ast.Override, kind: str) -> None:
     """A variant replacing what an earlier one changed drops that change: legal, rarely meant."""
     name, current = ov.item.name, prog.variants[-1].name if prog.variants else "?"
+    given = _as_given(prog.variants[-1]) if prog.variants else "?"
     before = prog.changed_by.get(name)
     if ov.mode == "replace" and before is not None and before[0] != current:
-        other, how = before
-        hint = (f"apply {current} first (-v {current} -v {other}): the statements {other} adds then follow it"
+        other, how, other_given = before
+        hint = (f"apply {current} first (-v {given} -v {other_given}): the statements {other} adds then follow it"
                 if how == "extend" else "two variants that both replace it cannot be combined")
         done = {"extend": "extended", "replace": "replaced"}[how]
         prog.warnings.append(RulesWarning(f"variant {current!r} replaces {kind} {name!r}, which variant {other!r} "
                                           f"{done}: that change is lost", ov.span, hint))
-    prog.changed_by[name] = (current, ov.mode)
+    prog.changed_by[name] = (current, ov.mode, given)
+
+
+def _as_given(v: ast.VariantDecl) -> str:
+    """How -v names a variant: its name in a game's variants/ folder, else its file."""
+    return v.name if Path(v.span.file).parent.name == "variants" else v.span.file
 
 
 def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:

@@ -35,7 +35,7 @@ def load_scenario(path: Path) -> Scenario:
     if len(decls) != 1 or len(parsed.items) != 1:
         raise PitwallError("a scenario file holds exactly one 'scenario \"Title\" { ... }' block", parsed.span)
     sc = decls[0]
-    game = find_game(sc.game) if sc.game else game_of_file(Path(path))
+    game = _game_of(sc, Path(path))
     if game is None:
         raise PitwallError("which game? add 'game NAME' to the scenario", sc.span)
     if sc.run is None:
@@ -55,6 +55,19 @@ def load_scenario(path: Path) -> Scenario:
     return Scenario(sc, loaded, Path(path))
 
 
+def _game_of(sc: ast.ScenarioDecl, path: Path):
+    """The game a scenario names, or else the game whose scenarios/ folder holds it."""
+    here = game_of_file(path) if path.resolve().parent.name == "scenarios" else None
+    if not sc.game:
+        return here
+    if here is not None and here.name == sc.game:  # a game of one's own, named by its folder
+        return here
+    try:
+        return find_game(sc.game)
+    except PitwallError as e:
+        raise PitwallError(e.message, sc.span, e.hint) from None
+
+
 def _run_block(run: ast.Call | ast.Block) -> ast.Block:
     if isinstance(run, ast.Block):
         return run
@@ -65,7 +78,8 @@ def run_scenario(sc: Scenario, listener=None) -> Game:
     d = sc.decl
     g = sc.loaded.program.game
     if not g.min_players <= len(d.players) <= g.max_players:
-        raise RecordError(f"{sc.path}:{d.span.line}: {g.title} takes {g.min_players} to {g.max_players} players")
+        raise RecordError(f"{g.title} takes {g.min_players} to {g.max_players} players, not {len(d.players)}",
+                          d.span, "list them: players \"Anne\", \"Ben\"")
     decisions = [(x.by, x.name, x.option, None, f"{x.span}") for x in d.decisions]
     agent = Scripted(decisions, str(sc.path))
     game = Game(sc.loaded, list(d.players), [agent] * len(d.players), d.seed, listener=listener, auto_agent=agent)
@@ -74,7 +88,7 @@ def run_scenario(sc: Scenario, listener=None) -> Game:
     game.run_rule(RUN, [])
     if agent.next < len(decisions):
         unused = d.decisions[agent.next]
-        raise RecordError(f"{unused.span}: this decision was never asked for", unused.span,
+        raise RecordError("this decision was never asked for", unused.span,
                           "the scenario ended before it; remove it or fix the ones before it")
     return game
 

@@ -611,3 +611,17 @@ def test_a_record_keeps_the_words_of_the_moment_and_other_kinds_need_no_score(tm
     sim = invoke("simulate", "snapshot", "-n", 3, "--json")  # Robo is no P: it has no 'pts' to score
     assert sim.exit_code == 0, sim.output
     assert [row["name"] for row in json.loads(sim.stdout)["participants"]] == ["Player 1"]
+
+
+def test_check_reports_every_file_and_then_checks_variants_together(tmp_path):
+    a, b, broken = tmp_path / "a.pw", tmp_path / "b.pw", tmp_path / "broken.pw"
+    a.write_text('variant a "A"\nevent told(n: int) "A {n}"\n')
+    b.write_text('variant b "B"\nevent told(n: int) "B {n}"\n')
+    broken.write_text('variant broken "Broken"\nreplace const NO_SUCH = 1\n')
+    r = invoke("check", "--game", "why-first", broken, a, b)
+    assert r.exit_code == 2
+    assert "there is no 'NO_SUCH' to replace" in r.output  # the first file fails ...
+    assert f"{a}: ok" in r.output and f"{b}: ok" in r.output  # ... the others are still checked alone
+    assert "'told' is already defined" in r.output  # and together they clash
+    ok = invoke("check", "--game", "why-first", a)
+    assert ok.exit_code == 0 and "together" not in ok.output

@@ -65,8 +65,12 @@ def _settings(sets: tuple[str, ...], races: int | None) -> tuple[tuple[str, str]
         name, eq, value = s.partition("=")
         if not eq or not name.strip():
             raise click.BadParameter(f"{s!r} is not NAME=VALUE", param_hint="--set")
+        if any(name.strip() == seen for seen, _ in out):
+            raise click.BadParameter(f"setting {name.strip()!r} is given twice", param_hint="--set")
         out.append((name.strip(), value.strip()))
     if races is not None:
+        if any(seen == "races" for seen, _ in out):
+            raise click.BadParameter("--races N is short for --set races=N: give one of them", param_hint="--races")
         out.append(("races", str(races)))
     return tuple(out)
 
@@ -282,6 +286,8 @@ def play(game, variants, players, names, seed, agents, record_path, decisions, s
             save_lines(record_path, record_lines(g, header, finished=False))
             _saved(record_path, stop)
         if isinstance(stop, ReaderStopped):
+            if not record_path:
+                click.echo("Stopped. (With --record FILE, pitwall resume FILE goes on later.)", err=True)
             return
         raise
     tell(result_line(g))
@@ -542,7 +548,9 @@ def _print_events(summaries: list[dict]) -> None:
     for s in summaries:
         table.add_column(s.get("label", "mean"), justify="right")
     for e in events:
-        table.add_row(e, *(f"{s.get('events_per_game', {}).get(e, 0):.2f}" for s in summaries))
+        # "-": the configuration does not have the event at all (a variant adds it)
+        table.add_row(e, *(f"{s['events_per_game'][e]:.2f}" if e in s.get("events_per_game", {}) else "-"
+                           for s in summaries))
     Console().print(table)
 
 

@@ -6,7 +6,7 @@ import random
 
 import click
 
-from .errors import PitwallError, RecordError
+from .errors import PitwallError, ReaderStopped, RecordError
 from .runtime import describe
 
 
@@ -132,7 +132,7 @@ class Human(Agent):
             click.echo(f"  {i}. {describe(o)}")
         while True:
             try:
-                raw = input(f"[1-{len(options)}]> ").strip()
+                raw = input(f"[1-{len(options)}, q to stop]> ").strip()
             except EOFError:
                 raise PitwallError(f"input ended while the game waited for {by.name}'s {decision!r}") from None
             if raw.isdigit() and 1 <= int(raw) <= len(options):
@@ -140,6 +140,8 @@ class Human(Agent):
             texts = [describe(o).lower() for o in options]
             if raw.lower() in texts:
                 return texts.index(raw.lower())
+            if raw.lower() in ("q", "quit"):
+                raise ReaderStopped
             click.echo(f"  please type a number from 1 to {len(options)}")
 
 

@@ -35,12 +35,14 @@ def agent_names(specs: list[str], count: int, default: str) -> list[str]:
     seats: list[str | None] = [None] * count
     fill, filled = default, None
     for spec in specs:
-        seat, _, name = spec.rpartition("=")
+        seat, eq, name = spec.rpartition("=")
         if name not in AGENTS:
             raise PitwallError(f"unknown agent {name!r}", hint="agents: " + ", ".join(AGENTS))
-        if seat:
+        if eq:
             if not seat.isdigit() or not 1 <= int(seat) <= count:
                 raise PitwallError(f"--agent {spec}: seat must be 1 to {count}")
+            if seats[int(seat) - 1] not in (None, name):
+                raise PitwallError(f"--agent {spec}: seat {seat} is given twice")
             seats[int(seat) - 1] = name
         elif name == "human":
             seats[0] = seats[0] or "human"

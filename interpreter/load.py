@@ -131,6 +131,9 @@ def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, s
                                hint="variants: " + (", ".join(available) or "none") + ", or a path to a .pw file")
         paths.append(available[key])
         names.append(key)
+    twice = next((v for v, p in zip(variants, paths) if paths.count(p) > 1), None)
+    if twice is not None:
+        raise PitwallError(f"variant {twice!r} is given twice", hint="apply each variant once")
     return build(game.base_files(), paths, game, tuple(names), settings=settings)
 
 

@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 import attrs
 
 from .engine import new_game
+from .errors import PitwallError
 from .load import load
 
 
@@ -35,7 +36,12 @@ def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: 
         # Events are worked out only when someone listens: counting them costs time, so only on request.
         listener = (lambda entry, c=counts: entry[0] == "e" and c.update((entry[1],))) if count_events else None
         g, _ = new_game(loaded, players, agents, seed, record=False, listener=listener)
-        winners = g.run()
+        try:
+            winners = g.run()
+        except PitwallError as e:  # say which game failed, so it can be played again alone
+            again = f"it happened in the game of seed {seed}: pitwall play with --seed {seed} plays it again"
+            e.hint = f"{e.hint}; {again}" if e.hint else again
+            raise
         scores = tuple((p.name, getattr(p, score)) for p in g.by_name.values() if hasattr(p, score)) if score else ()
         events = tuple((names[i], k) for i, k in sorted(counts.items()))
         out.append(Outcome(seed, tuple(w.name for w in winners), scores, events))

@@ -556,7 +556,7 @@ def test_outline_lists_what_a_variant_can_change_with_its_place():
     r = invoke("outline", "street-illegal")
     assert r.exit_code == 0, r.output
     assert place(r.output, "START_CHIPS = 3") == line_of("rules.pw", "const START_CHIPS")
-    assert place(r.output, "races = 1") == line_of("rules.pw", "setting races") and "(at least 1)" in r.output
+    assert place(r.output, "races = 1") == line_of("rules.pw", "setting races") and "(from 1 to 1000)" in r.output
     assert "duel(a: Driver, f: Driver) -> bool" in r.output and "pro_third(first_two: int) -> bool" in r.output
     assert "slot_pile(d: Driver, s: Slot) -> pile of Tempo" in r.output
     assert place(r.output, "tempo_cards of Tempo") == line_of("cards.pw", "deck tempo_cards")
@@ -625,3 +625,28 @@ def test_check_reports_every_file_and_then_checks_variants_together(tmp_path):
     assert "'told' is already defined" in r.output  # and together they clash
     ok = invoke("check", "--game", "why-first", a)
     assert ok.exit_code == 0 and "together" not in ok.output
+
+
+def test_a_human_can_stop_with_q_and_resume_later(tmp_path):
+    rec = tmp_path / "game.jsonl"
+    r = invoke("play", "why-first", "-p", 3, "--agent", "human", "--record", rec, input="1\n1\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "q to stop" in r.output and f"go on with: pitwall resume {rec}" in r.output
+    done = invoke("resume", rec, input="1\n" * 500)
+    assert done.exit_code == 0 and "Winners:" in done.stdout
+    alone = invoke("play", "why-first", "--agent", "human", input="q\n")
+    assert alone.exit_code == 0 and "Stopped." in alone.output
+
+
+def test_a_failing_simulation_names_the_seed_to_replay(tmp_path, monkeypatch):
+    add_game(tmp_path, monkeypatch, "failing", FAILING_GAME)
+    r = invoke("simulate", "failing", "-n", 3, "--seed", 5)
+    assert r.exit_code == 2 and "division by zero" in r.output
+    assert "game of seed 5: pitwall play with --seed 5 plays it again" in r.output
+
+
+def test_compare_marks_events_a_configuration_does_not_have():
+    r = invoke("compare", "street-illegal", "-p", 3, "-n", 5, "--with", "nitrous_oxide", "--events")
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.output.splitlines() if "│ nitrous " in line)
+    assert row.split("│")[2].strip() == "-"  # the base game has no such event

@@ -77,8 +77,10 @@ def find_game(name: str) -> GameDir:
     for g in games():
         if g.name == want:
             return g
+    if Path(name).is_dir():  # a folder of one's own in the current directory: `play mygame`
+        return find_game("./" + name)
     known = ", ".join(g.name.replace("_", "-") for g in games())
-    raise PitwallError(f"no game named {name!r}", hint=f"games: {known}")
+    raise PitwallError(f"no game named {name!r}", hint=f"games: {known}, or a path to a game's folder")
 
 
 class ParsedPath(type(Path())):

@@ -127,22 +127,28 @@ class Human(Agent):
         if len(options) == 1:  # shown, never waited for: there is nothing to decide
             click.echo(f"{by.name}, {asked or 'choose ' + decision}: {describe(options[0])}, the only legal option.")
             return 0
+        texts = [describe(o).lower() for o in options]
+        # Options that are counts (chips: 0, 1, 2) are typed as themselves, never by position.
+        counts = all(t.isdigit() for t in texts)
         click.echo(f"{by.name}, {asked or 'choose ' + decision}:")
-        for i, o in enumerate(options, 1):
-            click.echo(f"  {i}. {describe(o)}")
+        if counts:
+            click.echo("  " + ", ".join(texts))
+        else:
+            for i, o in enumerate(options, 1):
+                click.echo(f"  {i}. {describe(o)}")
+        what = f"one of {texts[0]}-{texts[-1]}" if counts else f"a number from 1 to {len(options)}"
         while True:
             try:
-                raw = input(f"[1-{len(options)}, q to stop]> ").strip()
+                raw = input(f"[{'one of the above' if counts else f'1-{len(options)}'}, q to stop]> ").strip()
             except EOFError:
                 raise PitwallError(f"input ended while the game waited for {by.name}'s {decision!r}") from None
-            if raw.isdigit() and 1 <= int(raw) <= len(options):
-                return int(raw) - 1
-            texts = [describe(o).lower() for o in options]
             if raw.lower() in texts:
                 return texts.index(raw.lower())
+            if not counts and raw.isdigit() and 1 <= int(raw) <= len(options):
+                return int(raw) - 1
             if raw.lower() in ("q", "quit"):
                 raise ReaderStopped
-            click.echo(f"  please type a number from 1 to {len(options)}")
+            click.echo(f"  please type {what}")
 
 
 def view(game, by) -> str:

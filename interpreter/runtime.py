@@ -264,7 +264,8 @@ class Game:
 
     # ------------------------------------------------------------ called by generated code
     def choose(self, by, name: str, options, prompt, prefer, sid: int):
-        options = list(options)
+        if type(options) is not list:  # most options are fresh lists already: no copy
+            options = list(options)
         n = len(options)
         if n == 0:
             raise self.error(sid, f"{by} must choose {name!r} but has no legal option")
@@ -296,6 +297,9 @@ class Game:
     def draw(self, n: int, src: list, dst: list, sid: int):
         if n > len(src):
             raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
+        if n == 1:  # the common case, without a loop
+            dst.append(src.pop())
+            return
         for _ in range(n):
             dst.append(src.pop())
 

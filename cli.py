@@ -52,27 +52,48 @@ def variant_option(fn):
                         help="Apply a variant (repeatable; applied in order).")(fn)
 
 
+# Commands that take a game's settings also read each one as an option of its own, `--NAME VALUE`
+# (after GAME): the options a game has are declared in its rules, so click cannot list them.
+WITH_SETTINGS = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+
 def settings_option(fn):
-    fn = click.option("--races", type=click.IntRange(1), metavar="N",
-                      help="Races in a championship: short for --set races=N.")(fn)
+    fn = click.pass_context(fn)
     return click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                        help="Override one of the game's settings (see `pitwall games`); repeatable.")(fn)
+                        help="Override one of the game's settings (see `pitwall games`); repeatable. "
+                             "`--NAME VALUE` after GAME does the same.")(fn)
 
 
-def _settings(sets: tuple[str, ...], races: int | None) -> tuple[tuple[str, str], ...]:
+def _settings(sets: tuple[str, ...], extra: list[str]) -> tuple[tuple[str, str], ...]:
     out = []
     for s in sets:
         name, eq, value = s.partition("=")
         if not eq or not name.strip():
             raise click.BadParameter(f"{s!r} is not NAME=VALUE", param_hint="--set")
-        if any(name.strip() == seen for seen, _ in out):
-            raise click.BadParameter(f"setting {name.strip()!r} is given twice", param_hint="--set")
         out.append((name.strip(), value.strip()))
-    if races is not None:
-        if any(seen == "races" for seen, _ in out):
-            raise click.BadParameter("--races N is short for --set races=N: give one of them", param_hint="--races")
-        out.append(("races", str(races)))
+    out += _setting_options(extra)
+    names = [name for name, _ in out]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise click.BadParameter(f"setting {twice!r} is given twice", param_hint="--set")
     return tuple(out)
+
+
+def _setting_options(args: list[str]) -> list[tuple[str, str]]:
+    """`--NAME VALUE` or `--NAME=VALUE`: a setting of the game, as its own option."""
+    out, i = [], 0
+    while i < len(args):
+        token = args[i]
+        if not token.startswith("--") or len(token) == 2:
+            raise click.UsageError(f"unexpected argument {token!r}")
+        name, eq, value = token[2:].partition("=")
+        if not eq:
+            if i + 1 >= len(args):
+                raise click.UsageError(f"{token} needs a value: {token} VALUE sets the game's setting {name!r}")
+            value, i = args[i + 1], i + 1
+        out.append((name.replace("-", "_"), value))
+        i += 1
+    return out
 
 
 def many_games_options(fn):
@@ -159,8 +180,8 @@ def outline(game, variants):
 
     \b
     Example:
-        pitwall outline street-illegal
-        pitwall outline street-illegal -v nitrous_oxide
+        pitwall outline GAME
+        pitwall outline GAME -v VARIANT
     """
     from .interpreter.load import load
     from .interpreter.outline import outline as sections
@@ -247,7 +268,7 @@ def _setup(game, variants, players, names, settings=()):
     return loaded, player_names(loaded, players, names.split(",") if names else None)
 
 
-@cli.command()
+@cli.command(context_settings=WITH_SETTINGS)
 @click.argument("game")
 @variant_option
 @click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players (default: the fewest allowed).")
@@ -261,19 +282,20 @@ def _setup(game, variants, players, names, settings=()):
 @click.option("--step", is_flag=True, help="Wait for Enter after each event (q stops; --record keeps the game).")
 @settings_option
 @guarded
-def play(game, variants, players, names, seed, agents, record_path, decisions, step, sets, races):
+def play(ctx, game, variants, players, names, seed, agents, record_path, decisions, step, sets):
     """Play a seeded game and narrate it.
 
     \b
     Example:
-        pitwall play why-first --players 4 --seed 7 --record game.jsonl
-        pitwall play why-first --agent human
+        pitwall play GAME --players 4 --seed 7 --record game.jsonl
+        pitwall play GAME --agent human
+        pitwall play GAME --set NAME=VALUE     (or --NAME VALUE: any setting of the game)
     """
     from .interpreter.engine import agent_names, new_game
     from .interpreter.errors import ReaderStopped
     from .interpreter.record import entry_line, record_lines, result_line, save_lines
 
-    loaded, names_ = _setup(game, variants, players, names, _settings(sets, races))
+    loaded, names_ = _setup(game, variants, players, names, _settings(sets, ctx.args))
     seats = agent_names(list(agents), len(names_), "heuristic")
     if record_path:
         _writable(record_path, "--record")  # before the game, so a long game is never played for nothing
@@ -340,7 +362,7 @@ def resume(record, decisions, step):
 
     \b
     Example:
-        pitwall play street-illegal --agent human --record race.jsonl   (stopped part-way)
+        pitwall play GAME --agent human --record game.jsonl   (stopped part-way)
         pitwall resume race.jsonl
     """
     from collections import deque
@@ -446,14 +468,14 @@ def scenario(file, decisions):
     narrate(file, decisions, click.echo)
 
 
-@cli.command(short_help='Simulate many games and summarise the results.')
+@cli.command(short_help='Simulate many games and summarise the results.', context_settings=WITH_SETTINGS)
 @click.argument("game")
 @variant_option
 @many_games_options
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @settings_option
 @guarded
-def simulate(game, variants, players, count, jobs, seed, agents, count_events, as_json, sets, races):
+def simulate(ctx, game, variants, players, count, jobs, seed, agents, count_events, as_json, sets):
     """Simulate many games (game i uses seed S+i) and summarise the results.
 
     \b
@@ -463,7 +485,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, count_events, a
     """
     from .interpreter.simulate import summarize
 
-    loaded, names_ = _setup(game, variants, players, None, _settings(sets, races))
+    loaded, names_ = _setup(game, variants, players, None, _settings(sets, ctx.args))
     start = time.perf_counter()
     seats, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "simulate", count_events)
     elapsed = time.perf_counter() - start
@@ -476,7 +498,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, count_events, a
     _print_summary(summary, elapsed)
 
 
-@cli.command(short_help='Simulate variants on the same seeds, side by side.')
+@cli.command(short_help='Simulate variants on the same seeds, side by side.', context_settings=WITH_SETTINGS)
 @click.argument("game")
 @variant_option
 @click.option("--with", "alternatives", multiple=True, required=True, metavar="V[+V2...]",
@@ -485,7 +507,7 @@ def simulate(game, variants, players, count, jobs, seed, agents, count_events, a
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @settings_option
 @guarded
-def compare(game, variants, alternatives, players, count, jobs, seed, agents, count_events, as_json, sets, races):
+def compare(ctx, game, variants, alternatives, players, count, jobs, seed, agents, count_events, as_json, sets):
     """Simulate the baseline and each alternative on the same seeds, side by side.
 
     The baseline is GAME with its --variant options; each --with adds variants to it.
@@ -497,7 +519,7 @@ def compare(game, variants, alternatives, players, count, jobs, seed, agents, co
     """
     from .interpreter.simulate import summarize
 
-    settings = _settings(sets, races)
+    settings = _settings(sets, ctx.args)
     configs = [tuple(variants)] + [tuple(variants) + tuple(a.split("+")) for a in alternatives]
     summaries = []
     for config in configs:

@@ -93,7 +93,7 @@ class Scripted(Agent):
 
 
 class Seated(Agent):
-    """Each participant's own agent: one per seat, and one for those the rules make (Old Pros)."""
+    """Each participant's own agent: one per seat, and one for the participants the rules make with `new`."""
 
     name = "seated"
 
@@ -128,7 +128,7 @@ class Human(Agent):
             click.echo(f"{by.name}, {asked or 'choose ' + decision}: {describe(options[0])}, the only legal option.")
             return 0
         texts = [describe(o).lower() for o in options]
-        # Options that are counts (chips: 0, 1, 2) are typed as themselves, never by position.
+        # Options that are counts (0, 1, 2) are typed as themselves, never by position.
         counts = all(t.isdigit() for t in texts)
         click.echo(f"{by.name}, {asked or 'choose ' + decision}:")
         if counts:

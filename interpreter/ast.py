@@ -400,7 +400,7 @@ class RuleDecl:
     name: str
     params: tuple[Param, ...]
     body: Block
-    # A rule may give a result (`rule duel(a: Driver, f: Driver) -> bool`), taken by `let`/`=`.
+    # A rule may give a result (`rule contest(a: P, b: P) -> bool`), taken by `let`/`=`.
     ret: TypeRef | None = None
     span: Span = _span()
 

@@ -569,7 +569,7 @@ class Checker:
         elif ctx.sim_var is None:
             self.add("who makes this choice? add 'by PARTICIPANT'", s.span)
         if s.prompt:
-            # A prompt may name the values around it: "pay {owed} chips or brake"
+            # A prompt may name the values around it: "pay {cost} or pass"
             names = set(scope.names()) | set(self.prog.globals) | set(self.prog.consts) | {"players"}
             self.check_template(s.prompt, names, s.span, "prompt")
         if s.prefer is not None:

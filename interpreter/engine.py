@@ -16,7 +16,7 @@ def player_names(loaded: Loaded, count: int | None, names: list[str] | None = No
     if names:
         names = [n.strip() for n in names]
         if not all(names):
-            raise PitwallError("a player's name cannot be empty", hint="--names Anne,Ben,Chris")
+            raise PitwallError("a player's name cannot be empty", hint="--names NAME,NAME,...")
         if len(set(names)) != len(names):
             raise PitwallError("player names must differ")
         count = len(names) if count is None else count

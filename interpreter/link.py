@@ -68,7 +68,7 @@ def link(base: list[ast.SourceFile], variants: list[ast.SourceFile], sources: di
         decls = [i for i in f.items if isinstance(i, ast.VariantDecl)]
         if len(decls) != 1:
             errors.add("a variant file starts with exactly one 'variant NAME \"Title\"' line", f.span,
-                       'for example: variant tactical "Tactical Variant"')
+                       'for example: variant my_rule "My rule"')
         for item in f.items:
             _add(prog, item, errors, in_variant=True)
     if prog.game is None and base:

@@ -274,7 +274,7 @@ class _ToAst(Transformer):
             from .errors import RulesSyntaxError as E
 
             raise E("a game needs 'players KIND MIN to MAX' and 'play RULE'", self.sp(meta),
-                    "for example: players Racer 2 to 6  play race")
+                    "for example: players Player 2 to 6  play main")
         return ast.GameDecl(str(name), _unquote(title), s["kind"], s["lo"], s["hi"], s["names"], s["score"],
                             s["play"], span=self.sp(meta), view=s["view"])
 

@@ -79,7 +79,7 @@ def run_scenario(sc: Scenario, listener=None) -> Game:
     g = sc.loaded.program.game
     if not g.min_players <= len(d.players) <= g.max_players:
         raise RecordError(f"{g.title} takes {g.min_players} to {g.max_players} players, not {len(d.players)}",
-                          d.span, "list them: players \"Anne\", \"Ben\"")
+                          d.span, "list them: players \"NAME\", \"NAME\"")
     decisions = [(x.by, x.name, x.option, None, f"{x.span}") for x in d.decisions]
     agent = Scripted(decisions, str(sc.path))
     game = Game(sc.loaded, list(d.players), [agent] * len(d.players), d.seed, listener=listener, auto_agent=agent)

@@ -6,7 +6,7 @@ import string
 
 
 def template_fields(template: str) -> list[str]:
-    """Every field, as written ('d', 'd.chips', 'cards[0]'); ValueError if the template is malformed."""
+    """Every field, as written ('p', 'p.score', 'cards[0]'); ValueError if the template is malformed."""
     return [field for _, field, _, _ in string.Formatter().parse(template) if field is not None]
 
 

@@ -315,6 +315,19 @@ def test_races_is_short_for_set_races(settings_game):
     assert "has no setting 'races'" in r.output and "settings: rounds, label" in r.output
 
 
+def test_every_setting_reads_as_an_option_of_its_own(settings_game):
+    # No setting is known to the CLI: --rounds exists because this game's rules declare it.
+    r = invoke("play", settings_game, "--rounds", "3", "--label=lap")
+    assert r.exit_code == 0, r.output
+    assert "scores in lap 3." in r.output and "scores in lap 4." not in r.output
+    both = invoke("play", settings_game, "--rounds", "3", "--set", "rounds=2")
+    assert both.exit_code == 2 and "setting 'rounds' is given twice" in both.output
+    bare = invoke("play", settings_game, "--rounds")
+    assert bare.exit_code == 2 and "--rounds needs a value" in bare.output
+    stray = invoke("play", settings_game, "extra")
+    assert stray.exit_code == 2 and "unexpected argument 'extra'" in stray.output
+
+
 @pytest.mark.parametrize("value, message", [
     ("rounds=two", "setting 'rounds' takes a whole number, not 'two'"),
     ("rounds", "'rounds' is not NAME=VALUE"),

@@ -40,10 +40,7 @@ class RandomAgent(Agent):
 class Heuristic(Agent):
     """Picks the option the rules' `prefer` expression scores highest; the first on ties."""
 
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0, seat: int = 0):
-        pass  # deterministic: the same position always gets the same answer, whatever the seat
+    name = "heuristic"  # deterministic: the same position always gets the same answer, whatever the seat
 
     def pick(self, game, by, decision, options, prompt, prefer):
         if prefer is None:
@@ -175,6 +172,6 @@ def make_agent(name: str, seed: int, seat: int) -> Agent:
     cls = AGENTS.get(name)
     if cls is None:
         raise PitwallError(f"unknown agent {name!r} for seat {seat + 1}", hint="agents: " + ", ".join(AGENTS))
-    if cls in (RandomAgent, Heuristic):
+    if cls is RandomAgent:
         return cls(seed, seat)
     return cls()

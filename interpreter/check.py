@@ -7,13 +7,14 @@ decisions). Returns the type of each expression for the compiler; never mutates 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import keyword
 
 from . import ast
 from .errors import ErrorCollector, Span
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
-from .templates import template_fields_with_specs, template_roots
+from .templates import template_fields, template_roots
 from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
@@ -60,8 +61,9 @@ class Context:
 
 class Checker:
     static: tuple[str, set[str], bool] | None = None  # (what, names it may use, may call functions)
-    # Where `roll` may not stand: code that runs only for some agents or listeners, or that any
-    # of them may call, would draw from the game's generator in one run and not in its replay.
+    # Where `roll` and `new` may not stand (see `pure`): code that runs only for some agents or
+    # listeners would draw from the game's generator, or make participants, in one run and not in
+    # its replay.
     no_roll: str | None = None
     sim_var: str | None = None  # the participant of the simultaneous block being checked
 
@@ -234,8 +236,7 @@ class Checker:
         if rec.show and rec.what == "participant":
             self.add("participants are shown by their name; a display template is for cards", rec.span)
         elif rec.show:
-            self.check_template(rec.show, {f.name for f in rec.fields}, rec.span)
-            self.check_template_fields(rec.show, {f.name: self.resolve_type(f.type) for f in rec.fields}, rec.span)
+            self.check_template(rec.show, {f.name: self.resolve_type(f.type) for f in rec.fields}, rec.span)
 
     def check_python_name(self, name: str, span, what: str) -> None:
         """Fields and globals become Python attributes: a reserved word or a leading _ cannot be one."""
@@ -291,15 +292,20 @@ class Checker:
             if p.name in seen:
                 self.add(f"parameter {p.name!r} is named twice", p.span)
             seen.add(p.name)
-        self.check_template(e.template, {p.name for p in e.params}, e.span)
-        self.check_template_fields(e.template, {p.name: self.resolve_type(p.type) for p in e.params}, e.span)
+        self.check_template(e.template, {p.name: self.resolve_type(p.type) for p in e.params}, e.span)
 
-    def check_template_fields(self, template: str, types: dict[str, T], span: Span) -> None:
-        """Each `{a.b.c:spec}` reads fields that exist, and its spec suits the value it formats."""
+    def check_template(self, template: str, types: dict[str, T], span: Span, what: str = "narration template") -> None:
+        """Each `{a.b.c:spec}` starts from a value the template has, reads fields that exist, and
+        its spec suits the value it formats."""
         try:
-            fields = template_fields_with_specs(template)
-        except ValueError:
-            return  # check_template reports a malformed template
+            fields = template_fields(template)
+        except ValueError as exc:
+            self.add(f"bad {what}: {exc}", span, "write {name} for a value, {{ for a brace")
+            return
+        for root in template_roots(template):
+            if root not in types:
+                self.add(f"{what} names {root!r}, which is not one of its values", span,
+                         self.suggest(root, types) or f"known: {', '.join(sorted(types))}")
         for field, spec in fields:
             path = field.split("[")[0].split(".")
             t = types.get(path[0])
@@ -322,17 +328,6 @@ class Checker:
         self.add(f"template field {{{field}}}: {t} has no field {attr!r}", span)
         return None
 
-    def check_template(self, template: str, names: set[str], span: Span, what: str = "narration template") -> None:
-        try:
-            roots = template_roots(template)
-        except ValueError as exc:
-            self.add(f"bad {what}: {exc}", span, "write {name} for a value, {{ for a brace")
-            return
-        for root in roots:
-            if root not in names:
-                self.add(f"{what} names {root!r}, which is not one of its values", span,
-                         self.suggest(root, names) or f"known: {', '.join(sorted(names))}")
-
     def params_scope(self, params) -> Scope:
         scope = Scope()
         for p in params:
@@ -343,12 +338,19 @@ class Checker:
             scope.vars[p.name] = self.resolve_type(p.type)
         return scope
 
-    def check_function(self, f: ast.FunctionDecl) -> None:
-        self.no_roll = "a function"
+    @contextlib.contextmanager
+    def pure(self, where: str):
+        """Code that only computes (a function, a modifier, a prefer score, an event's values) and
+        may run for some agents or listeners and not others: no roll, no new participant."""
+        outer, self.no_roll = self.no_roll, self.no_roll or where
         try:
-            self._check_function(f)
+            yield
         finally:
-            self.no_roll = None
+            self.no_roll = outer
+
+    def check_function(self, f: ast.FunctionDecl) -> None:
+        with self.pure("a function"):
+            self._check_function(f)
 
     def _check_function(self, f: ast.FunctionDecl) -> None:
         scope = self.params_scope(f.params)
@@ -370,11 +372,8 @@ class Checker:
             self.add(f"rule {r.name!r} gives {ret} but can reach its end without 'return'", r.span)
 
     def check_modifier(self, m: ast.ModifyDecl) -> None:
-        self.no_roll = "a modifier"
-        try:
+        with self.pure("a modifier"):
             self._check_modifier(m)
-        finally:
-            self.no_roll = None
 
     def _check_modifier(self, m: ast.ModifyDecl) -> None:
         f = self.prog.functions.get(m.target)
@@ -571,13 +570,12 @@ class Checker:
         if s.prompt:
             # A prompt may name the values around it: "pay {cost} or pass"
             names = set(scope.names()) | set(self.prog.globals) | set(self.prog.consts) | {"players"}
-            self.check_template(s.prompt, names, s.span, "prompt")
+            self.check_template(s.prompt, dict.fromkeys(names, ANY), s.span, "prompt")
         if s.prefer is not None:
             inner = Scope(scope)
             inner.vars["option"] = opts
-            self.no_roll, outer = self.no_roll or "a 'prefer' score", self.no_roll
-            got = self.expr(s.prefer, inner)
-            self.no_roll = outer
+            with self.pure("a 'prefer' score"):
+                got = self.expr(s.prefer, inner)
             if not (fits(got, INT) or got.kind == "tuple"):
                 self.add(f"'prefer' scores an option with a number (or tuple), not {got}", s.prefer.span)
         t = s.target
@@ -628,9 +626,8 @@ class Checker:
             for a in s.args:
                 self.expr(a, scope)
             return
-        self.no_roll, outer = self.no_roll or "an event's values", self.no_roll
-        self.call_args(ast.Call(s.event, s.args, span=s.span), e.params, scope)
-        self.no_roll = outer
+        with self.pure("an event's values"):
+            self.call_args(ast.Call(s.event, s.args, span=s.span), e.params, scope)
 
     def stmt_Finish(self, s: ast.Finish, scope, ctx):
         t = self.expr(s.winners, scope)

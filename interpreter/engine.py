@@ -56,7 +56,7 @@ def agent_names(specs: list[str], count: int, default: str) -> list[str]:
 
 def seat_agents(agents: list[str], seed: int) -> tuple[list[Agent], Agent]:
     """The agent of each seat, and the heuristic one that plays the participants the rules make."""
-    return [make_agent(a, seed, i) for i, a in enumerate(agents)], Heuristic(seed, len(agents))
+    return [make_agent(a, seed, i) for i, a in enumerate(agents)], Heuristic()
 
 
 def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *, record: bool = True,

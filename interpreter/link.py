@@ -251,10 +251,10 @@ def _setting_value(decl: ast.ConstDecl, raw: str) -> ast.Expr:
             value = int(raw.strip())
         except ValueError:
             value = None
-        if value is not None and not within_bounds(decl, value):
-            raise PitwallError(f"setting {decl.name!r} must be {bounds_text(decl)}, not {value}",
-                               hint=f"declared at {decl.span}")
         if value is not None:
+            if not within_bounds(decl, value):
+                raise PitwallError(f"setting {decl.name!r} must be {bounds_text(decl)}, not {value}",
+                                   hint=f"declared at {decl.span}")
             return ast.Int(value, span=span)
     elif kind == "bool" and raw.strip().lower() in ("true", "false"):
         return ast.Bool(raw.strip().lower() == "true", span=span)

@@ -151,13 +151,14 @@ def told(x):
     return x
 
 
+def fill(template: str, values: dict) -> str:
+    """A narration template or a prompt, worded."""
+    return template.format(**{name: told(v) for name, v in values.items()})
+
+
 def narrate_event(loaded, event: int, args: tuple) -> str:
     c = loaded.compiled
-    return c.templates[event].format(**{name: told(a) for name, a in zip(c.event_params[event], args)})
-
-
-def _prompt(template: str, values: dict) -> str:
-    return template.format(**{name: told(v) for name, v in values.items()})
+    return fill(c.templates[event], dict(zip(c.event_params[event], args)))
 
 
 RANGE_LIMIT = 1_000_000  # as many numbers as the step budget allows loop passes in one game
@@ -177,7 +178,7 @@ def _range(lo: int, hi: int) -> list:
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
-    "_plural": _plural, "_prompt": _prompt, "_range": _range,
+    "_plural": _plural, "_prompt": fill, "_range": _range,
 }
 
 
@@ -255,9 +256,9 @@ class Game:
         seen = self._view(player)
         return seen if isinstance(seen, str) else "\n".join(seen)
 
-    def error(self, sid: int | None, message: str, cls=RuleRuntimeError) -> PitwallError:
+    def error(self, sid: int | None, message: str, cls=RuleRuntimeError, hint: str | None = None) -> PitwallError:
         span = self.loaded.compiled.spans[sid] if sid is not None else None
-        return cls(message, span)
+        return cls(message, span, hint)
 
     def error_from_traceback(self, tb, message: str, cls=RuleRuntimeError) -> PitwallError:
         return cls(message, rules_span(tb, self.loaded.filename, self.loaded.compiled.linemap))
@@ -285,6 +286,7 @@ class Game:
         return choice
 
     def _tell_only(self, event: int, args: tuple):
+        # No record: the listener (counting events) gets no words, so none are made.
         self.listener(("e", event, args))
 
     def emit(self, event: int, args: tuple):
@@ -347,12 +349,11 @@ class Game:
     def new(self, kind, name: str, sid: int):
         # Names identify participants in records, results and player(): they must be unique.
         if name in self.by_name:
-            taken = self.by_name[name].is_player
-            error = self.error(sid, f"there is a participant named {name!r} already" +
-                               (": a player has the name the rules give to one they make" if taken else ""))
-            error.hint = ("choose other player names (--names)" if taken
-                          else "give each participant made with 'new' a name of its own")
-            raise error
+            if self.by_name[name].is_player:
+                raise self.error(sid, f"there is a participant named {name!r} already: a player has the name "
+                                 "the rules give to one they make", hint="choose other player names (--names)")
+            raise self.error(sid, f"there is a participant named {name!r} already",
+                             hint="give each participant made with 'new' a name of its own")
         p = kind(name, -1, False)
         self.by_name[name] = p
         return p

@@ -363,7 +363,7 @@ def resume(record, decisions, step):
     \b
     Example:
         pitwall play GAME --agent human --record game.jsonl   (stopped part-way)
-        pitwall resume race.jsonl
+        pitwall resume game.jsonl
     """
     from collections import deque
 

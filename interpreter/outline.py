@@ -48,7 +48,7 @@ def outline(prog: Program, root: Path | None = None) -> list[tuple[str, list[tup
     settings = [c for c in prog.consts.values() if c.setting]
     sections = [
         ("constants", [(f"{c.name} = {source_of(prog, c.value.span)}", c.span) for c in consts]),
-        ("settings (pitwall play --set NAME=VALUE)",
+        ("settings (pitwall play --set NAME=VALUE, or --NAME VALUE)",
          [(f"{c.name} = {source_of(prog, c.value.span)}" + (f"  ({bounds_text(c)})" if c.bounds else ""), c.span)
           for c in settings]),
         ("functions (replace or modify)",

@@ -16,7 +16,7 @@ from .. import __version__
 from .agents import AGENTS, Scripted, Seated
 from .errors import PitwallError, RecordError, read_text
 from .load import Loaded, load
-from .runtime import Game, _Card, _Participant, describe
+from .runtime import Game, _Card, _Participant, describe, field_of
 
 
 @attrs.frozen
@@ -66,7 +66,7 @@ def entry_line(loaded: Loaded, entry: tuple) -> dict:
 
 def result_line(game: Game) -> dict:
     score = game.loaded.program.game.score
-    scores = {p.name: getattr(p, score) for p in game.by_name.values() if hasattr(p, score)} if score else {}
+    scores = {p.name: field_of(p, score) for p in game.by_name.values() if score in p._fields} if score else {}
     return {"result": {"winners": [w.name for w in game.result or []], "scores": scores}}
 
 

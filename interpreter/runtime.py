@@ -55,6 +55,11 @@ class _Participant:
     __repr__ = __str__
 
 
+def field_of(obj, name: str):
+    """A declared field of a card or participant, by its name in the rules (None if it has none)."""
+    return getattr(obj, name, None)
+
+
 def _first(xs):
     return xs[0] if xs else None
 

@@ -14,6 +14,7 @@ import attrs
 from .engine import new_game
 from .errors import PitwallError
 from .load import load
+from .runtime import field_of
 
 
 @attrs.frozen
@@ -42,7 +43,7 @@ def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: 
             again = f"it happened in the game of seed {seed}: pitwall play with --seed {seed} plays it again"
             e.hint = f"{e.hint}; {again}" if e.hint else again
             raise
-        scores = tuple((p.name, getattr(p, score)) for p in g.by_name.values() if hasattr(p, score)) if score else ()
+        scores = tuple((p.name, field_of(p, score)) for p in g.by_name.values() if score in p._fields) if score else ()
         events = tuple((names[i], k) for i, k in sorted(counts.items()))
         out.append(Outcome(seed, tuple(w.name for w in winners), scores, events))
         if progress:

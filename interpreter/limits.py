@@ -1,0 +1,31 @@
+"""Every budget and size limit of the rules language and its files, in one place.
+
+A hostile rules, variant, scenario or record file must end in a positioned error within seconds
+and without exhausting memory: each limit below is checked before Python's own limit (recursion,
+integer-to-text conversion, nested blocks, memory) can be reached. docs/language.md §"Safety"
+documents them; change them here only.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- values while a game runs
+INT_MAX = 2**63 - 1  # whole numbers stay within -INT_MAX..INT_MAX; beyond is a runtime error
+TEXT_MAX = 100_000  # characters in one text value
+LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
+STEP_BUDGET = 1_000_000  # loop passes of every kind, calls and comprehension items in one game
+LOAD_BUDGET = 1_000_000  # the same, for constants and decks while the rules load
+DECK_MAX = 100_000  # cards in all decks together
+
+# ---------------------------------------------------------------- source text
+SOURCE_MAX = 2_000_000  # bytes in one rules, variant or scenario file
+INT_DIGITS_MAX = 19  # digits of an integer literal (INT_MAX has 19)
+STRING_MAX = 10_000  # characters of a string literal
+EXPR_DEPTH_MAX = 64  # expressions nested in expressions (operators, calls, brackets)
+BLOCK_DEPTH_MAX = 16  # blocks nested in blocks (if, for, while, repeat, simultaneous; deck for)
+TEMPLATE_WIDTH_MAX = 200  # the width of one field in a narration or prompt template
+
+# ---------------------------------------------------------------- records and the command line
+SEED_MAX = 2**63 - 1  # seeds are 0..SEED_MAX
+GAMES_MAX = 10_000_000  # games in one simulate or compare run
+RECORD_LINE_MAX = 1_000_000  # characters of one record line
+RECORD_DEPTH_MAX = 8  # nesting of arrays and objects within one record line

@@ -7,7 +7,7 @@ import random
 import click
 
 from .errors import PitwallError, ReaderStopped, RecordError
-from .runtime import describe
+from .runtime import describe, field_of
 
 
 class Agent:
@@ -157,10 +157,10 @@ def view(game, by) -> str:
             # secret: only its owner sees it; hidden: nobody does (a face-down stack)
             secret = f in p._hidden or (f in p._secret and p is not by)
             if secret:
-                v = getattr(p, f)
+                v = field_of(p, f)
                 parts.append(f"{f}: {len(v)} hidden" if isinstance(v, list) else f"{f}: ?")
             else:
-                parts.append(f"{f}: {describe(getattr(p, f))}")
+                parts.append(f"{f}: {describe(field_of(p, f))}")
         lines.append(f"  {p.name}{' (you)' if p is by else ''} - " + "; ".join(parts))
     return "\n".join(lines)
 

@@ -169,6 +169,7 @@ class Let(Stmt):
     name: str
     value: Expr
     span: Span = _span()
+    type: TypeRef | None = None  # `let gone: list of Card = []`: needed where the value has no type of its own
 
 
 @node

@@ -14,8 +14,9 @@ import keyword
 from . import ast
 from .errors import ErrorCollector, Span
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
-from .templates import template_fields, template_roots
-from .types import ANY, BOOL, INT, NONE, TEXT, T, elem, fits, join, list_of
+from .limits import DECK_MAX
+from .templates import Hole, TemplateError, parse_template
+from .types import ANY, BOOL, INT, NONE, NOTHING, TEXT, T, elem, fits, join, list_of, unchecked
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
 AGGREGATES = {"sum", "min", "max", "count", "any", "all", "sort", "first", "list"}
@@ -27,6 +28,8 @@ BUILTINS = {
     "index_of": (2, 2), "count": (1, 1), "plural": (2, 2),
 }
 BUILTIN_GLOBALS = {"players"}
+# The rules a scenario's setup and run become: named so that no rules file can declare them.
+SCENARIO_RULES = SETUP, RUN = "__scenario_setup", "__scenario_run"
 
 
 class Scope:
@@ -71,6 +74,7 @@ class Checker:
         self.prog = prog
         self.err = ErrorCollector()
         self.types: dict[int, T] = {}
+        self.nodes: dict[int, object] = {}
         known_kind = prog.game is not None and prog.game.player_kind in prog.participants
         # An unknown player kind is reported once (check_game); its players are then of any type.
         self.player_type = T("participant", prog.game.player_kind) if known_kind else ANY
@@ -115,8 +119,37 @@ class Checker:
             self.check_rule(r)
         for m in p.modifiers:
             self.check_modifier(m)
+        self.check_names()
         self.err.raise_if_any()
+        self.sound()
         return self.types
+
+    def check_names(self) -> None:
+        """Declared names, like fields and locals (see check_python_name), avoid Python's reserved words."""
+        p = self.prog
+        for what, decls in (("a constant", p.consts), ("a deck", p.decks), ("an enum", p.enums),
+                            ("a card", p.cards), ("a participant kind", p.participants), ("a rule", p.rules),
+                            ("a function", p.functions), ("an event", p.events)):
+            for name, d in decls.items():
+                if name not in SCENARIO_RULES:
+                    self.check_python_name(name, d.span, what)
+        for e in p.enums.values():
+            for member in e.members:
+                self.check_python_name(member, e.span, f"a member of {e.name}")
+
+    def sound(self) -> None:
+        """The type system's promise, checked on the checker's own result: after a clean check no
+        expression is of unknown type (ANY is only for what was reported), and nothing is read
+        out of an empty list. A rule of the checker that let one through is caught here."""
+        for key, t in self.types.items():
+            node = self.nodes[key]
+            if t.kind == "nothing":
+                self.add("this reads an item of an empty list: its items have no type", node.span,
+                         "give the list a type: let xs: list of TYPE = []")
+            elif unchecked(t):
+                self.add(f"the type of this value cannot be worked out ({t})", node.span,
+                         "give it a type: let NAME: TYPE = ...")
+        self.err.raise_if_any()
 
     def check_replacements(self, consts: Scope) -> None:
         """A replacement keeps the type of what it replaces: the base rules still use it so."""
@@ -273,9 +306,11 @@ class Checker:
         for e in entries:
             if isinstance(e, ast.DeckFor):
                 inner = Scope(scope)
-                inner.vars[e.var] = elem(self.expr(e.iter, scope)) or ANY
+                self.declare(e.var, self.iterable(e.iter, scope), inner, e.span)
                 self.check_deck_entries(e.entries, card, inner)
                 continue
+            if e.count > DECK_MAX:
+                self.add(f"{e.count} copies of a card: the decks hold at most {DECK_MAX} cards", e.span)
             if not len(required) <= len(e.args) <= len(card.fields):
                 self.add(f"a {card.name} row needs {len(required)} values "
                          f"({', '.join(f.name for f in required)}), this one has {len(e.args)}", e.span)
@@ -288,6 +323,7 @@ class Checker:
     def check_event(self, e: ast.EventDecl) -> None:
         seen = set()
         for p in e.params:  # only the template reads them, so they may reuse declared names
+            self.check_python_name(p.name, p.span, "a parameter")
             self.resolve_type(p.type)
             if p.name in seen:
                 self.add(f"parameter {p.name!r} is named twice", p.span)
@@ -295,27 +331,33 @@ class Checker:
         self.check_template(e.template, {p.name: self.resolve_type(p.type) for p in e.params}, e.span)
 
     def check_template(self, template: str, types: dict[str, T], span: Span, what: str = "narration template") -> None:
-        """Each `{a.b.c:spec}` starts from a value the template has, reads fields that exist, and
-        its spec suits the value it formats."""
+        """Each hole `{a.b.c:spec}` starts from a value the template has, reads declared fields only,
+        and its spec suits the value it formats: nothing else of a value can be reached."""
         try:
-            fields = template_fields(template)
-        except ValueError as exc:
-            self.add(f"bad {what}: {exc}", span, "write {name} for a value, {{ for a brace")
+            parts = parse_template(template)
+        except TemplateError as exc:
+            self.add(f"bad {what}: {exc.message}", span, exc.hint or "write {name} for a value, {{ for a brace")
             return
-        for root in template_roots(template):
-            if root not in types:
-                self.add(f"{what} names {root!r}, which is not one of its values", span,
-                         self.suggest(root, types) or f"known: {', '.join(sorted(types))}")
-        for field, spec in fields:
-            path = field.split("[")[0].split(".")
-            t = types.get(path[0])
-            for attr in path[1:]:
-                if t is None or t.kind == "any":
+        for hole in (p for p in parts if isinstance(p, Hole)):
+            t = types.get(hole.root)
+            if t is None:
+                self.add(f"{what} names {hole.root!r}, which is not one of its values", span,
+                         self.suggest(hole.root, types) or f"known: {', '.join(sorted(types))}")
+                continue
+            for attr in hole.path:
+                t = self.template_attr(t, attr, hole.text, span)
+                if t is None:
                     break
-                t = self.template_attr(t, attr, field, span)
-            if t is not None and spec and not _spec_fits(t, spec):
-                self.add(f"template field {{{field}:{spec}}}: the format does not suit {t}", span,
+            if t is not None and not self.template_value(t, hole, span):
+                self.add(f"template field {hole.text}: the format does not suit {t}", span,
                          "numbers take specs like +, >3 or 03; words take widths like <8 or ^10")
+
+    def template_value(self, t: T, hole: Hole, span: Span) -> bool:
+        """A hole shows a number, or words for anything else; a sign or '=' needs a number."""
+        if t.kind in ("any", "enumtype", "map") or unchecked(t):
+            self.add(f"template field {hole.text}: a {t} cannot be shown", span, "show a value or one of its fields")
+            return True
+        return t.kind == "int" or not hole.numeric_spec
 
     def template_attr(self, t: T, attr: str, field: str, span: Span) -> T | None:
         if t.kind in ("card", "participant"):
@@ -325,12 +367,17 @@ class Checker:
                 return self.resolve_type(found.type)
             if t.kind == "participant" and attr in BUILTIN_FIELDS:
                 return BUILTIN_FIELDS[attr]
-        self.add(f"template field {{{field}}}: {t} has no field {attr!r}", span)
+            names = [f.name for f in rec.fields] if rec else []
+            self.add(f"template field {field}: {t} has no field {attr!r}", span,
+                     self.suggest(attr, names + (list(BUILTIN_FIELDS) if t.kind == "participant" else [])))
+            return None
+        self.add(f"template field {field}: {t} has no fields to read", span)
         return None
 
     def params_scope(self, params) -> Scope:
         scope = Scope()
         for p in params:
+            self.check_python_name(p.name, p.span, "a parameter")
             if p.name in scope.vars:
                 self.add(f"parameter {p.name!r} is named twice", p.span)
             if self.is_value_name(p.name):
@@ -410,6 +457,7 @@ class Checker:
         method(s, scope, ctx)
 
     def declare(self, name: str, t: T, scope: Scope, span: Span) -> None:
+        self.check_python_name(name, span, "a local")
         if self.is_value_name(name):
             self.add(f"local {name!r} hides a declared name of the rules", span, "choose another name")
         scope.vars[name] = t
@@ -423,6 +471,14 @@ class Checker:
         if t.kind == "enumtype":
             self.add(f"{t.name} names a kind of value, not a value", s.value.span,
                      f"write {t.name}.MEMBER, or list the members with [m for m in {t.name}]")
+        if s.type is not None:
+            want = self.resolve_type(s.type)
+            if not fits(t, want):
+                self.add(f"{s.name!r} is declared {want} but its value is {t}", s.value.span)
+            t = want
+        elif _holds_nothing(t):
+            self.add(f"the type of {s.name!r} cannot be told from an empty list", s.span,
+                     f"say it: let {s.name}: list of TYPE = []")
         self.declare(s.name, t, scope, s.span)
 
     def value(self, e, scope, ctx) -> T:
@@ -569,8 +625,7 @@ class Checker:
             self.add("who makes this choice? add 'by PARTICIPANT'", s.span)
         if s.prompt:
             # A prompt may name the values around it: "pay {cost} or pass"
-            names = set(scope.names()) | set(self.prog.globals) | set(self.prog.consts) | {"players"}
-            self.check_template(s.prompt, dict.fromkeys(names, ANY), s.span, "prompt")
+            self.check_template(s.prompt, self.visible(scope), s.span, "prompt")
         if s.prefer is not None:
             inner = Scope(scope)
             inner.vars["option"] = opts
@@ -593,15 +648,25 @@ class Checker:
                      "outside one, choose into a name: choose card from ...")
         elif isinstance(t, ast.Index) and isinstance(t.obj, ast.Var):
             m = scope.get(t.obj.name)
+            key = self.expr(t.index, scope)
             if m is None:
-                self.declare(t.obj.name, T("map", arg=opts), _outside_sim(scope, ctx), t.span)
+                self.declare(t.obj.name, T("map", arg=(key, opts)), _outside_sim(scope, ctx), t.span)
             elif m.kind != "map":
                 self.add(f"{t.obj.name!r} is {m}, not a map of choices", t.span)
-            self.expr(t.index, scope)
-            self.typed(t.obj, T("map", arg=opts))
+            self.typed(t.obj, T("map", arg=(key, opts)))
             self.typed(t, opts)
         else:
             self.add("a choice is stored in a name (choose card ...) or a map entry (choose card[p] ...)", t.span)
+
+    def visible(self, scope: Scope) -> dict[str, T]:
+        """The values a prompt may name, with their types: locals, globals, constants and players."""
+        p = self.prog
+        seen = {"players": list_of(self.player_type)}
+        seen.update((n, self.resolve_type(g.type)) for n, g in p.globals.items())
+        seen.update((n, self.const_types.get(n, ANY)) for n in p.consts)
+        for name in reversed(scope.names()):  # inner scopes last: they hide outer names
+            seen[name] = scope.get(name)
+        return seen
 
     def stmt_Simultaneous(self, s: ast.Simultaneous, scope, ctx):
         if ctx.sim_var is not None:
@@ -652,6 +717,7 @@ class Checker:
     # ------------------------------------------------------------ expressions
     def typed(self, e, t: T) -> T:
         self.types[id(e)] = t
+        self.nodes[id(e)] = e  # kept alive too, so no id is reused for another node
         return t
 
     def want(self, e, t: T, scope, what: str) -> None:
@@ -744,11 +810,12 @@ class Checker:
             if sim is not None and not (isinstance(e.index, ast.Var) and e.index.name == sim):
                 self.add(f"inside a simultaneous block only {sim}'s own choices can be read", e.span,
                          "the others' choices are secret until the block ends")
-            return obj.arg
+            key, value = obj.arg
+            if not fits(idx, key):
+                self.add(f"the choices are kept by {key}, not {idx}", e.index.span)
+            return value
         if obj.kind == "tuple":
-            if isinstance(e.index, ast.Int) and 0 <= e.index.value < len(obj.arg):
-                return obj.arg[e.index.value]
-            return ANY
+            return self.tuple_item(e, obj, idx)
         el = elem(obj)
         if el is None:
             self.add(f"cannot index {obj}", e.span)
@@ -756,6 +823,21 @@ class Checker:
         if not fits(idx, INT):
             self.add(f"a list index must be int, not {idx}", e.index.span)
         return el
+
+    def tuple_item(self, e: ast.Index, obj: T, idx: T) -> T:
+        """A tuple's item by a literal position, or by any number when all its items share a type."""
+        if isinstance(e.index, ast.Int):
+            if 0 <= e.index.value < len(obj.arg):
+                return obj.arg[e.index.value]
+            self.add(f"{obj} has items 0 to {len(obj.arg) - 1}, not {e.index.value}", e.index.span)
+            return ANY
+        if not fits(idx, INT):
+            self.add(f"a tuple's position must be int, not {idx}", e.index.span)
+        if any(a != obj.arg[0] for a in obj.arg):
+            self.add(f"the items of {obj} differ in type: only a number written out can pick one", e.index.span,
+                     "write t[0], t[1], ...; or use a list, whose items share a type")
+            return ANY
+        return obj.arg[0]
 
     def call_args(self, c: ast.Call, params, scope) -> None:
         if len(c.args) != len(params):
@@ -906,7 +988,7 @@ class Checker:
         for item in e.items:
             it = self.expr(item, scope)
             t = it if t is None else self.one_type(t, it, item.span)
-        return list_of(t or ANY)
+        return list_of(t or NOTHING)
 
     def one_type(self, a: T, b: T, span) -> T:
         """A list holds values of one type (none stands in for a card or participant)."""
@@ -996,6 +1078,10 @@ def _outside_sim(scope: Scope, ctx: Context) -> Scope:
     while s is not None and not hasattr(s, "sim_outer"):
         s = s.parent
     return s.sim_outer if s is not None else scope
+
+
+def _holds_nothing(t: T) -> bool:
+    return t.kind == "nothing" or (t.kind in ("list", "pile") and _holds_nothing(t.arg))
 
 
 def _ends(b: ast.Block) -> bool:

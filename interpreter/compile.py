@@ -15,8 +15,10 @@ import attrs
 from . import ast
 from .errors import Span
 from .link import Program
-from .templates import template_roots
-from .types import T
+from .errors import PitwallError
+from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GLOBAL_PREFIX
+from .templates import parse_template, template_roots
+from .types import INT, T
 
 GENERATED = "<pitwall-rules>"
 
@@ -33,7 +35,8 @@ class Compiled:
     spans: tuple[Span, ...]  # span table referenced by index from generated code
     events: tuple[str, ...]
     event_params: tuple[tuple[str, ...], ...]
-    templates: tuple[str, ...]
+    templates: tuple[tuple, ...]  # each event's parsed template
+    parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
 class Gen:
@@ -51,6 +54,30 @@ class Gen:
         self.subst: dict[str, str] | None = None  # parameter -> argument code, inside an inlined call
         self.inlining: list[str] = []
         self.modified = {m.target for m in prog.modifiers}
+        self.parts: list[tuple] = []
+        self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
+
+    def template(self, text: str) -> str:
+        """A template, parsed (the checker proved it), for generated code to name by number."""
+        self.parts.append(parse_template(text))
+        return f"_T[{len(self.parts) - 1}]"
+
+    def field(self, kind: str, record: str, name: str) -> str:
+        """The Python attribute of a declared field: prefixed into its own namespace, and only
+        for a field the record declares (the checker proved it; this makes sure)."""
+        decls = self.prog.cards if kind == "card" else self.prog.participants
+        rec = decls.get(record)
+        if kind == "participant" and name in BUILTIN_FIELDS:
+            return name
+        if rec is None or not any(f.name == name for f in rec.fields) or not _IDENT.fullmatch(name):
+            raise PitwallError(f"internal error: field {name!r} of {record!r} reached the compiler unchecked")
+        return FIELD_PREFIX + name
+
+    def type_of(self, e) -> T:
+        t = self.types.get(id(e))
+        if t is None:
+            raise PitwallError("internal error: an expression reached the compiler without a type", e.span)
+        return t
 
     # ------------------------------------------------------------ output
     def line(self, text: str, span: Span | None = None) -> None:
@@ -67,6 +94,16 @@ class Gen:
         self.tmp += 1
         return f"_t{self.tmp}"
 
+    def charge(self, span: Span) -> None:
+        # One shared step budget per game stops runaway loops and calls at their source line.
+        self.line("_budget[0] -= 1", span)
+        self.line("if _budget[0] < 0: _over()", span)
+
+    def check_int(self, place: str, t: T, span: Span) -> None:
+        """A whole number stored in a variable, field or parameter stays within the range."""
+        if t.kind == "int":
+            self.line(f"if not -_IMAX <= {place} <= _IMAX: _overflow({place})", span)
+
     # ------------------------------------------------------------ module
     def module(self) -> None:
         p = self.prog
@@ -76,6 +113,7 @@ class Gen:
             self.line(f"E_{e.name} = {tuple(e.texts or e.members)!r}", e.span)
         for c in p.consts.values():
             self.line(f"C_{c.name} = {self.expr(c.value)}", c.span)
+            self.check_int(f"C_{c.name}", self.type_of(c.value), c.span)
         for rec in list(p.cards.values()) + list(p.participants.values()):
             self.record_class(rec)
         for d in p.decks.values():
@@ -83,11 +121,13 @@ class Gen:
         self.line("def _new_game(_rt):")
         self.indent += 1
         for name in ("_choose", "_emit", "_draw", "_draw_refill", "_move", "_shuffle", "_finish", "_player",
-                     "_new", "_roll", "_sim_begin", "_sim_end", "_over"):
+                     "_new", "_roll", "_sim_begin", "_sim_end"):
             self.line(f"{name} = _rt.{name[1:]}")
         self.line("_S = _rt.state")
         self.line("_telling = _rt.telling")
-        self.line("_budget = _rt.budget")
+        self.line("_BT = _rt.budget_total")
+        # the game's own budget, in place of the one the rules load with
+        self.line("_budget, _over, _spend, _cat = (_rt.metered[n] for n in ('_budget', '_over', '_spend', '_cat'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -95,7 +135,8 @@ class Gen:
         self.line("def _init():")
         self.indent += 1
         for name, g in p.globals.items():
-            self.line(f"_S.{name} = {self.initial(g)}", g.span)
+            self.line(f"_S.{GLOBAL_PREFIX}{name} = {self.initial(g)}", g.span)
+            self.check_int(f"_S.{GLOBAL_PREFIX}{name}", self.prog_type(g), g.span)
         self.line("return None")
         self.indent -= 1
         view = f"f_{p.game.view}" if p.game and p.game.view else "None"
@@ -105,31 +146,37 @@ class Gen:
     def record_class(self, rec: ast.RecordDecl) -> None:
         base = "_Participant" if rec.what == "participant" else "_Card"
         names = [f.name for f in rec.fields]
+        slots = tuple(self.field(rec.what, rec.name, n) for n in names)
         self.line(f"class K_{rec.name}({base}):", rec.span)
         self.indent += 1
-        self.line(f"__slots__ = {tuple(names)!r}")
+        self.line(f"__slots__ = {slots!r}")
         self.line(f"_kind = {rec.name!r}")
-        self.line(f"_show = {rec.show!r}")
+        self.line(f"_show = {self.template(rec.show) if rec.show else None}")
         self.line(f"_fields = {tuple(names)!r}")
         self.line(f"_secret = {tuple(f.name for f in rec.fields if f.visibility != 'public')!r}")
         self.line(f"_hidden = {tuple(f.name for f in rec.fields if f.visibility == 'hidden')!r}")
         if rec.what == "card":
-            params = ", ".join(f"{f.name}" + ("" if f.default is None else f"={self.expr(f.default)}")
-                               for f in rec.fields)
+            params = ", ".join(f"{slot}" + ("" if f.default is None else f"={self.expr(f.default)}")
+                               for f, slot in zip(rec.fields, slots))
             self.line(f"def __init__(self, {params}):" if params else "def __init__(self):")
             self.indent += 1
-            for f in rec.fields:
-                self.line(f"self.{f.name} = {f.name}")
+            for slot in slots:
+                self.line(f"self.{slot} = {slot}")
             self.line("pass")
             self.indent -= 1
         else:
             self.line("def __init__(self, name, seat, is_player):")
             self.indent += 1
             self.line("_Participant.__init__(self, name, seat, is_player)")
-            for f in rec.fields:
-                self.line(f"self.{f.name} = {self.initial(f)}", f.span)
+            for f, slot in zip(rec.fields, slots):
+                self.line(f"self.{slot} = {self.initial(f)}", f.span)
+                self.check_int(f"self.{slot}", self.prog_type(f), f.span)
             self.indent -= 1
         self.indent -= 1
+
+    def prog_type(self, f: ast.FieldDecl) -> T:
+        simple = {"int": "int", "bool": "bool", "text": "text"}
+        return T(simple.get(f.type.name, "other"))
 
     def initial(self, f: ast.FieldDecl) -> str:
         kind = f.type.name
@@ -139,7 +186,7 @@ class Gen:
                 return repr(decl.text_of(decl.members[0]))
             return {"int": "0", "bool": "False", "text": "''", "list": "[]", "pile": "[]"}.get(kind, "None")
         value = self.expr(f.default)
-        return f"list({value})" if kind in ("list", "pile") else value
+        return f"list(_spend({value}))" if kind in ("list", "pile") else value
 
     def deck(self, d: ast.DeckDecl) -> None:
         self.line(f"def _make_{d.name}():", d.span)
@@ -153,14 +200,15 @@ class Gen:
     def deck_entries(self, entries, card: str) -> None:
         for e in entries:
             if isinstance(e, ast.DeckFor):
-                self.line(f"for l_{e.var} in {self.expr(e.iter)}:", e.span)
+                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}):", e.span)
                 self.indent += 1
                 self.deck_entries(e.entries, card)
                 self.line("pass")
                 self.indent -= 1
             else:
                 args = ", ".join(self.expr(a) for a in e.args)
-                self.line(f"for _ in range({e.count}): _cards.append(K_{card}({args}))", e.span)
+                self.line(f"_room(_cards, {e.count!r})", e.span)
+                self.line(f"for _ in range({e.count!r}): _cards.append(K_{card}({args}))", e.span)
 
     # ------------------------------------------------------------ bodies
     def params(self, params) -> str:
@@ -171,6 +219,7 @@ class Gen:
         name = f"_base_{f.name}" if mods else f"f_{f.name}"
         self.line(f"def {name}({self.params(f.params)}):", f.span)
         self.indent += 1
+        self.entry(f)
         if isinstance(f.body, ast.Block):
             self.block(f.body)
         else:
@@ -185,6 +234,7 @@ class Gen:
                     self.line(f"if {self.expr(m.when)}:", m.span)
                     self.indent += 1
                 self.line(f"l_result = {self.expr(m.value)}", m.value.span)
+                self.check_int("l_result", self.type_of(m.value), m.value.span)
                 if m.when is not None:
                     self.indent -= 1
             self.line("return l_result")
@@ -193,8 +243,17 @@ class Gen:
     def rule(self, r: ast.RuleDecl) -> None:
         self.line(f"def r_{r.name}({self.params(r.params)}):", r.span)
         self.indent += 1
+        self.entry(r)
         self.block(r.body)
         self.indent -= 1
+
+    def entry(self, d) -> None:
+        """Every call costs a step (a rule calling itself twice per level stops), and whole-number
+        parameters are in range like every stored number."""
+        self.charge(d.span)
+        for p in d.params:
+            if p.type.name == "int":
+                self.check_int(f"l_{p.name}", INT, d.span)
 
     def block(self, b: ast.Block) -> None:
         start = len(self.lines)
@@ -206,16 +265,21 @@ class Gen:
     # ------------------------------------------------------------ statements
     def stmt_Let(self, s: ast.Let):
         self.line(f"l_{s.name} = {self.expr(s.value)}", s.span)
+        self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
     def stmt_Assign(self, s: ast.Assign):
         value = self.expr(s.value)
-        kinds = self.types.get(id(s.target), T("any")).kind, self.types.get(id(s.value), T("any")).kind
+        kinds = self.type_of(s.target).kind, self.type_of(s.value).kind
         if kinds[0] == "pile" and kinds[1] != "pile":
-            value = f"list({value})"  # a pile is filled with a copy: decks and lists stay as they are
-        self.line(f"{self.expr(s.target)} = {value}", s.span)
+            value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
+        target = self.expr(s.target)
+        self.line(f"{target} = {value}", s.span)
+        self.check_int(target, self.type_of(s.target), s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
-        self.line(f"{self.expr(s.target)} {s.op}= {self.expr(s.value)}", s.span)
+        target = self.expr(s.target)
+        self.line(f"{target} {s.op}= {self.expr(s.value)}", s.span)
+        self.check_int(target, INT, s.span)
 
     def stmt_CallStmt(self, s: ast.CallStmt):
         self.line(f"r_{s.call.name}({', '.join(self.expr(a) for a in s.call.args)})", s.span)
@@ -232,14 +296,10 @@ class Gen:
             self.block(s.orelse)
             self.indent -= 1
 
-    def loop_budget(self, span: Span) -> None:
-        # One shared step budget per game stops runaway loops at their source line.
-        self.line("_budget[0] -= 1", span)
-        self.line(f"if _budget[0] < 0: _over({self.sid(span)})", span)
-
     def stmt_For(self, s: ast.For):
-        it = self.expr(s.iter)
-        if self.types.get(id(s.iter), T("any")).kind == "pile":
+        # the whole pass is paid on entry: a step per item (nested loops multiply)
+        it = f"_spend({self.expr(s.iter)})"
+        if self.type_of(s.iter).kind == "pile":
             it = f"tuple({it})"  # iterate over a snapshot: the body may move cards out of the pile
         self.line(f"for l_{s.var} in {it}:", s.span)
         self.indent += 1
@@ -249,7 +309,7 @@ class Gen:
     def stmt_While(self, s: ast.While):
         self.line(f"while {self.expr(s.cond)}:", s.span)
         self.indent += 1
-        self.loop_budget(s.span)
+        self.charge(s.span)
         self.block(s.body)
         self.indent -= 1
 
@@ -257,7 +317,7 @@ class Gen:
         var = f"l_{s.var}" if s.var else "_"
         self.line(f"for {var} in range(1, {self.expr(s.count)} + 1):", s.span)
         self.indent += 1
-        self.loop_budget(s.span)
+        self.charge(s.span)
         self.block(s.body)
         self.indent -= 1
 
@@ -266,7 +326,7 @@ class Gen:
         if isinstance(e, ast.Var):
             decl = self.prog.globals.get(e.name)
         elif isinstance(e, ast.Field):
-            t = self.types.get(id(e.obj))
+            t = self.type_of(e.obj)
             if t is not None and t.kind == "participant":
                 decl = next((f for f in self.prog.participants[t.name].fields if f.name == e.name), None)
         return decl.refill if decl is not None else None
@@ -275,7 +335,7 @@ class Gen:
         refill = self.refill_of(s.source)
         src, dst, n = self.expr(s.source), self.expr(s.dest), self.expr(s.count)
         if refill:
-            self.line(f"_draw_refill({n}, {src}, _S.{refill}, {dst}, {self.sid(s.span)})", s.span)
+            self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
         else:
             self.line(f"_draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
 
@@ -286,7 +346,7 @@ class Gen:
     def stmt_Empty(self, s: ast.Empty):
         src, dst = self.expr(s.source), self.expr(s.dest)
         # `is not`: the same pile reached by two names (an alias) keeps its cards
-        self.line(f"if {src} is not {dst}: {dst}.extend({src}); {src}.clear()", s.span)
+        self.line(f"if {src} is not {dst}: {dst}.extend(_spend({src})); {src}.clear()", s.span)
 
     def stmt_Shuffle(self, s: ast.Shuffle):
         self.line(f"_shuffle({self.expr(s.pile)})", s.span)
@@ -303,9 +363,9 @@ class Gen:
         """A plain prompt is a constant; one that names values is worded only when a person is asked."""
         roots = template_roots(s.prompt) if s.prompt else []
         if not roots:
-            return repr(s.prompt)
+            return repr(s.prompt and "".join(p for p in parse_template(s.prompt)))  # {{ and }} read as braces
         values = ", ".join(f"{r!r}: {self.expr(ast.Var(r, span=s.span))}" for r in roots)
-        return f"lambda: _prompt({s.prompt!r}, {{{values}}})"
+        return f"lambda: _render({self.template(s.prompt)}, {{{values}}})"
 
     sim_var: str | None = None
 
@@ -314,7 +374,7 @@ class Gen:
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
         self.line(f"_sim_begin({self.sid(s.span)})", s.span)
-        self.line(f"for l_{s.var} in {self.expr(s.iter)}:", s.span)
+        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}):", s.span)
         self.indent += 1
         self.sim_var = s.var
         self.block(s.body)
@@ -324,10 +384,12 @@ class Gen:
 
     def stmt_Emit(self, s: ast.Emit):
         # collections are snapshotted: the rules usually empty a pile right after telling of it
-        args = "".join((f"tuple({self.expr(a)})" if self.types.get(id(a), T("any")).kind in ("list", "pile")
+        args = "".join((f"tuple({self.expr(a)})" if self.type_of(a).kind in ("list", "pile")
                         else self.expr(a)) + ", " for a in s.args)
-        # Nobody listens in a plain simulation: skip working out the event's values.
-        self.line(f"if _telling: _emit({self.events.index(s.event)}, ({args}))", s.span)
+        # Nobody listens in a plain simulation: skip working out the event's values. When someone
+        # does, that work has a budget of its own, so the game's is the same either way.
+        self.line(f"if _telling: _b = _budget[0]; _budget[0] = _BT; _emit({self.events.index(s.event)}, ({args})); "
+                  "_budget[0] = _b", s.span)
 
     def stmt_Finish(self, s: ast.Finish):
         self.line(f"_finish({self.expr(s.winners)})", s.span)
@@ -362,8 +424,10 @@ class Gen:
             return f"E_{n}"
         if self.is_local(e):
             return self.subst.get(n, f"l_{n}") if self.subst is not None else f"l_{n}"
-        if n in p.globals or n == "players":
-            return f"_S.{n}"
+        if n == "players":
+            return "_S.players"
+        if n in p.globals:
+            return f"_S.{GLOBAL_PREFIX}{n}"
         if n in p.consts:
             return f"C_{n}"
         if n in p.decks:
@@ -376,10 +440,12 @@ class Gen:
         return not any(e.name in t for t in (p.globals, p.consts, p.decks, p.enums)) and e.name != "players"
 
     def expr_Field(self, e: ast.Field) -> str:
-        t = self.types.get(id(e.obj))
-        if t is not None and t.kind == "enumtype":
+        t = self.type_of(e.obj)
+        if t.kind == "enumtype":
             return repr(self.prog.enums[t.name].text_of(e.name))
-        return f"{self.expr(e.obj)}.{e.name}"
+        if t.kind not in ("card", "participant"):
+            raise PitwallError(f"internal error: a field of {t} reached the compiler", e.span)
+        return f"{self.expr(e.obj)}.{self.field(t.kind, t.name, e.name)}"
 
     def expr_Index(self, e: ast.Index) -> str:
         return f"{self.expr(e.obj)}[{self.expr(e.index)}]"
@@ -393,12 +459,15 @@ class Gen:
         n = c.name
         if n in ("min", "max") and len(args) > 1:
             return f"{n}({', '.join(args)})"
-        if n in SIMPLE_BUILTINS:
-            return f"{SIMPLE_BUILTINS[n]}({args[0]})"
+        if n in ("len", "count"):  # the length is known: no work in proportion to it
+            return f"len({args[0]})"
+        if n in SIMPLE_BUILTINS:  # over a collection, the work is in proportion to its length
+            arg = f"_spend({args[0]})" if self.type_of(c.args[0]).kind in ("list", "pile") else args[0]
+            return f"{SIMPLE_BUILTINS[n]}({arg})"
         return {
             "clamp": lambda: f"min(max({args[0]}, {args[1]}), {args[2]})",
-            "reverse": lambda: f"list(reversed({args[0]}))",
-            "unique": lambda: f"list(dict.fromkeys({args[0]}))",
+            "reverse": lambda: f"list(reversed(_spend({args[0]})))",
+            "unique": lambda: f"list(dict.fromkeys(_spend({args[0]})))",
             "first": lambda: _end_of(args[0], "0", "_first"),
             "last": lambda: _end_of(args[0], "-1", "_last"),
             "top": lambda: _end_of(args[0], "-1", "_last"),
@@ -406,7 +475,7 @@ class Gen:
             "range": lambda: f"_range({args[0]}, {args[1]})",
             "text": lambda: f"_text({args[0]})",
             "roll": lambda: f"_roll({args[0]}, {self.sid(c.span)})",
-            "index_of": lambda: f"{args[0]}.index({args[1]})",
+            "index_of": lambda: f"_spend({args[0]}).index({args[1]})",
             "plural": lambda: f"_plural({args[0]}, {args[1]})",
         }[n]()
 
@@ -415,6 +484,8 @@ class Gen:
         and friends in every loop. Only with plain arguments (names, fields, literals), which cost
         nothing to repeat and cannot roll dice; never with modifiers, recursion or deep nesting."""
         f = self.prog.functions[name]
+        if not self.inline_ok:
+            return None
         if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
                 or len(self.inlining) >= 8 or _size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
             return None
@@ -429,11 +500,12 @@ class Gen:
 
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
-        it = self.expr(c.iter)  # evaluated outside the comprehension, as in Python
+        it = f"_spend({self.expr(c.iter)})"  # evaluated outside the comprehension, as in Python; a step an item
         saved = self.subst
         var = f"l_{c.var}"
-        if saved is not None:  # inside an inlined function: a fresh name cannot capture the caller's
-            var = f"l_{c.var}_{self.fresh()}"
+        if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
+            self.tmp += 1
+            var = f"t{self.tmp}_{c.var}"
             self.subst = {**saved, c.var: var}
         try:
             cond = f" if {self.expr(c.cond)}" if c.cond is not None else ""
@@ -473,8 +545,15 @@ class Gen:
         return "(" + "".join(self.expr(i) + ", " for i in e.items) + ")"
 
     def expr_BinOp(self, e: ast.BinOp) -> str:
+        left, right = self.expr(e.left), self.expr(e.right)
+        if e.op == "*":
+            return f"_mul({left}, {right})"
+        if e.op == "+" and self.type_of(e).kind != "int":
+            return f"_cat({left}, {right})"  # texts and lists: bounded, and paid for
+        if e.op in ("in", "notin") or (e.op in ("==", "!=") and _holds_list(self.type_of(e.left))):
+            right = f"_spend({right})"  # a scan or comparison of a whole collection
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
-        return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
+        return f"({left} {op} {right})"
 
     def expr_UnOp(self, e: ast.UnOp) -> str:
         op = "not " if e.op == "not" else e.op
@@ -485,6 +564,12 @@ class Gen:
 
     def expr_New(self, e: ast.New) -> str:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
+
+
+def _holds_list(t: T) -> bool:
+    if t.kind in ("list", "pile"):
+        return True
+    return t.kind == "tuple" and any(_holds_list(a) for a in t.arg)
 
 
 def _chooses(b: ast.Block):
@@ -499,17 +584,30 @@ def _chooses(b: ast.Block):
 
 
 def compile_program(prog: Program, types: dict[int, T]) -> Compiled:
-    g = Gen(prog, types)
-    g.module()
-    source = "\n".join(g.lines) + "\n"
-    code = compile(source, GENERATED, "exec")
+    try:
+        g, code = _generate(prog, types, inline=True)
+    except (SyntaxError, RecursionError, MemoryError):
+        # Inlining nests expressions in expressions; the parser's depth limits hold without it.
+        try:
+            g, code = _generate(prog, types, inline=False)
+        except (SyntaxError, RecursionError, MemoryError) as exc:
+            raise PitwallError(f"the rules are too deeply nested to run ({type(exc).__name__})",
+                               hint="split deep expressions and blocks into functions and rules") from None
     return Compiled(
-        source=source, code=code, linemap=tuple(g.linemap), spans=tuple(g.spans), events=tuple(g.events),
-        event_params=tuple(tuple(p.name for p in prog.events[e].params) for e in g.events),
-        templates=tuple(prog.events[e].template for e in g.events),
+        source="\n".join(g.lines) + "\n", code=code, linemap=tuple(g.linemap), spans=tuple(g.spans),
+        events=tuple(g.events), event_params=tuple(tuple(p.name for p in prog.events[e].params) for e in g.events),
+        templates=tuple(parse_template(prog.events[e].template) for e in g.events), parts=tuple(g.parts),
     )
 
 
+def _generate(prog: Program, types: dict[int, T], inline: bool):
+    g = Gen(prog, types)
+    g.inline_ok = inline
+    g.module()
+    return g, compile("\n".join(g.lines) + "\n", GENERATED, "exec")
+
+
+_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _PLACE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")
 
 

@@ -16,7 +16,8 @@ from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError, read_text
 from .link import Program, apply_settings, link
 from .parse import parse_file
-from .runtime import NAMESPACE, load_error
+from .limits import LOAD_BUDGET
+from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 EXT = ".pw"
@@ -104,7 +105,8 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     apply_settings(prog, settings)
     types = check(prog)
     compiled = compile_program(prog, types)
-    namespace = dict(NAMESPACE)
+    namespace = dict(NAMESPACE, _T=compiled.parts, __builtins__=SAFE_BUILTINS, __name__="pitwall_rules")
+    namespace.update(metered([LOAD_BUDGET]))  # constants and decks: the game's budget replaces it
     if execute:
         try:
             exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules

@@ -426,7 +426,7 @@ class _ToAst(Transformer):
         return ast.Block(tuple(c), span=self.sp(meta))
 
     def let_stmt(self, meta, c):
-        return ast.Let(str(c[0]), c[1], span=self.sp(meta))
+        return ast.Let(str(c[0]), c[2], span=self.sp(meta), type=c[1])
 
     def assign_stmt(self, meta, c):
         return ast.Assign(c[0], c[1], span=self.sp(meta))

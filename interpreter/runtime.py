@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
+from .limits import DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, STEP_BUDGET, TEXT_MAX
 
 # Raised outside the rules (by agents, by a listener writing to a closed pipe, by a reader who
 # stops): not a rule's fault.
@@ -21,18 +22,27 @@ class _Finished(Exception):
     pass
 
 
+# Fields of cards and participants live in Python attributes named FIELD_PREFIX + the rules' name,
+# so no name from a rules file can be a Python attribute of its own (`__class__`, `__init__`).
+FIELD_PREFIX = "v_"
+GLOBAL_PREFIX = "g_"
+BUILTIN_FIELDS = ("name", "seat", "is_player")  # every participant's, stored under these names
+
+
 class _Card:
     __slots__ = ()
     _kind = ""
-    _show: str | None = None
+    _show: tuple | None = None  # parsed display template
     _fields: tuple[str, ...] = ()
+
+    def __getattr__(self, name: str):
+        return _python_read(self, name)
 
     def __str__(self) -> str:
         if self._show:
-            return self._show.format(**{f: told(getattr(self, f)) for f in self._fields})
-        return f"{self._kind}(" + ", ".join(str(getattr(self, f)) for f in self._fields) + ")"
+            return render(self._show, {f: field_of(self, f) for f in self._fields})
+        return f"{self._kind}(" + ", ".join(describe(field_of(self, f)) for f in self._fields) + ")"
 
-    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
     __repr__ = __str__
 
 
@@ -48,16 +58,30 @@ class _Participant:
         self.seat = seat
         self.is_player = is_player
 
+    def __getattr__(self, name: str):
+        return _python_read(self, name)
+
     def __str__(self) -> str:
         return self.name
 
-    __format__ = lambda self, spec: format(self.name, spec)  # noqa: E731
     __repr__ = __str__
 
 
+def _python_read(obj, name: str):
+    """Python code (tests, tools) may read a declared field by its rules name, as obj.name;
+    generated code never does: it names the prefixed attribute itself."""
+    if name in type(obj)._fields:
+        return getattr(obj, FIELD_PREFIX + name)
+    raise AttributeError(name)
+
+
 def field_of(obj, name: str):
-    """A declared field of a card or participant, by its name in the rules (None if it has none)."""
-    return getattr(obj, name, None)
+    """A declared field of a card or participant, by its name in the rules; nothing else."""
+    if name in obj._fields:
+        return getattr(obj, FIELD_PREFIX + name)
+    if name in BUILTIN_FIELDS and isinstance(obj, _Participant):
+        return getattr(obj, name)
+    raise LimitExceeded(f"{obj._kind} has no field {name!r}")
 
 
 def _first(xs):
@@ -107,10 +131,23 @@ def _text(x) -> str:
     return describe(x)
 
 
+class LimitExceeded(Exception):
+    """A value outgrew a limit of limits.py; reported at the rules line that made it."""
+
+
 def describe(x) -> str:
-    """The words for a value in narration, prompts and records."""
+    """The words for a value in narration, prompts and records (at most TEXT_MAX characters)."""
     if isinstance(x, (list, tuple)):
-        return ", ".join(describe(i) for i in x) if x else "nothing"
+        if not x:
+            return "nothing"
+        words, size = [], 0
+        for item in x:
+            w = describe(item)
+            size += len(w) + 2
+            if size > TEXT_MAX:
+                raise LimitExceeded(f"the words for a list of {len(x)} values run past {TEXT_MAX} characters")
+            words.append(w)
+        return ", ".join(words)
     if x is True:
         return "yes"
     if x is False:
@@ -120,82 +157,118 @@ def describe(x) -> str:
     return str(x)
 
 
-class _Seq(tuple):
-    """Collections read as words in narration and prompts: '+2, -3' or 'nothing'."""
-
-    def __format__(self, spec):
-        return format(describe(list(self)), spec)
-
-
-class _Told:
-    """A participant as a template reads it: its name, and each field in words ({p.hand})."""
-
-    __slots__ = ("_p",)
-
-    def __init__(self, p):
-        self._p = p
-
-    def __getattr__(self, field):
-        return told(getattr(self._p, field))
-
-    def __format__(self, spec):
-        return format(self._p.name, spec)
-
-    def __str__(self):
-        return self._p.name
-
-
-def told(x):
-    """A value as a template shows it: collections, yes/no and none in words, the rest as is."""
-    if isinstance(x, _Participant):
-        return _Told(x)
-    if isinstance(x, (list, tuple)):
-        return _Seq(x)
-    if isinstance(x, bool) or x is None:
-        return describe(x)
-    return x
-
-
-def fill(template: str, values: dict) -> str:
-    """A narration template or a prompt, worded."""
-    return template.format(**{name: told(v) for name, v in values.items()})
+def render(parts: tuple, values: dict) -> str:
+    """A parsed template (templates.parse_template), worded: each hole reads its value and declared
+    fields only, and formats a number or a text, never an object of the game."""
+    out = []
+    for part in parts:
+        if type(part) is str:
+            out.append(part)
+            continue
+        v = values[part.root]
+        for name in part.path:
+            v = field_of(v, name)
+        if type(v) is not int:
+            v = describe(v)
+        out.append(format(v, part.spec) if part.spec else str(v))
+    text = "".join(out)
+    if len(text) > TEXT_MAX:
+        raise LimitExceeded(f"a text of {len(text)} characters is longer than {TEXT_MAX}")
+    return text
 
 
 def narrate_event(loaded, event: int, args: tuple) -> str:
     c = loaded.compiled
-    return fill(c.templates[event], dict(zip(c.event_params[event], args)))
-
-
-RANGE_LIMIT = 1_000_000  # as many numbers as the step budget allows loop passes in one game
-
-
-class RangeTooLong(Exception):
-    pass
+    return render(c.templates[event], dict(zip(c.event_params[event], args)))
 
 
 def _range(lo: int, hi: int) -> list:
-    # A `for` over a range spends no steps, so the range itself is bounded: no runaway list.
-    if hi - lo >= RANGE_LIMIT:
-        raise RangeTooLong(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {RANGE_LIMIT} are allowed")
+    # a range is a list: bounded like every list
+    if hi - lo >= LIST_MAX:
+        raise LimitExceeded(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {LIST_MAX} are allowed")
     return list(range(lo, hi + 1))
+
+
+def _mul(a: int, b: int) -> int:
+    # the one operator that can outgrow the range at once (`x = x * x`): checked where it happens
+    r = a * b
+    if -INT_MAX <= r <= INT_MAX:
+        return r
+    raise LimitExceeded(f"{a} * {b} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
+
+
+def _overflow(value: int):
+    raise LimitExceeded(f"{value} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
+
+
+class OutOfSteps(Exception):
+    """The step budget ran out; reported at the rules line that spent the last step."""
+
+
+def metered(budget: list) -> dict:
+    """The helpers of generated code that spend from one step budget: a game's, or the load's."""
+
+    def over():
+        raise OutOfSteps
+
+    def spend(xs):
+        # work in proportion to a collection (a loop over it, a scan, a copy) costs its length
+        budget[0] -= len(xs)
+        if budget[0] < 0:
+            raise OutOfSteps
+        return xs
+
+    def cat(a, b):
+        # text + text and list + list: bounded in size, and paid for like a copy
+        n = len(a) + len(b)
+        limit = TEXT_MAX if type(a) is str else LIST_MAX
+        if n > limit:
+            raise LimitExceeded(f"joining gives {n} {'characters' if type(a) is str else 'items'}; "
+                                f"at most {limit} are allowed")
+        budget[0] -= n
+        if budget[0] < 0:
+            raise OutOfSteps
+        return a + b
+
+    def room(cards: list, n: int):
+        # a deck row of N copies, at load time: all decks together hold at most DECK_MAX cards
+        if len(cards) + n > DECK_MAX:
+            raise LimitExceeded(f"the decks would hold more than {DECK_MAX} cards")
+        spend(range(n))
+
+    return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room}
 
 
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
-    "_plural": _plural, "_prompt": fill, "_range": _range,
+    "_plural": _plural, "_render": render, "_range": _range, "_mul": _mul, "_overflow": _overflow,
+    "_IMAX": INT_MAX,
 }
+# What generated code may call of Python's own: the names the compiler emits, and nothing else.
+SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
+                 for name in ("len", "sum", "any", "all", "sorted", "min", "max", "abs", "list", "reversed",
+                              "dict", "tuple", "next", "range", "__build_class__")}
 
 
 class State:
-    """The game's globals; generated code reads and writes them as attributes."""
+    """The game's globals; generated code reads and writes them as attributes named GLOBAL_PREFIX +
+    the rules' name. Python code (tests, tools) may read them by the rules' name."""
 
     def __init__(self, players):
         self.players = players
 
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self.__dict__[GLOBAL_PREFIX + name]
+        except KeyError:
+            raise AttributeError(name) from None
+
 
 class Game:
-    def __init__(self, loaded, players: list[str], agents: list, seed: int, *, budget: int = 1_000_000,
+    def __init__(self, loaded, players: list[str], agents: list, seed: int, *, budget: int = STEP_BUDGET,
                  record: bool = True, listener: Callable | None = None, auto_agent=None):
         self.loaded = loaded
         self.seed = seed
@@ -208,6 +281,7 @@ class Game:
         self.auto_agent = auto_agent
         self.budget = [budget]
         self.budget_total = budget
+        self.metered = metered(self.budget)
         self.result: list | None = None
         self.sim_depth = 0
         ns = loaded.namespace
@@ -230,13 +304,8 @@ class Game:
             raise self.error(None, "the game ended without 'finish' naming its winners")
         except _Finished:
             return self.result
-        except _OUTSIDE:
-            raise
-        except RecursionError:
-            raise self.error_from_traceback(sys.exc_info()[2], "rules call each other without end",
-                                            BudgetError) from None
         except Exception as exc:  # noqa: BLE001 - a rule failed; report it at its source line
-            raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None
+            raise self.failure(exc) from None
 
     def start(self):
         """Set the globals up as the rules declare them, before a scenario states its position."""
@@ -248,17 +317,35 @@ class Game:
             self._rules[name](*args)
         except _Finished:
             pass
-        except _OUTSIDE:
-            raise
-        except RecursionError:
-            raise self.error_from_traceback(sys.exc_info()[2], "rules call each other without end",
-                                            BudgetError) from None
         except Exception as exc:  # noqa: BLE001
-            raise self.error_from_traceback(sys.exc_info()[2], _explain(exc)) from None
+            raise self.failure(exc) from None
+
+    def failure(self, exc: Exception) -> Exception:
+        """The error to report for an exception out of the rules, at the rules line it came from."""
+        if isinstance(exc, _OUTSIDE):  # not a rule's fault: passed on as it is
+            return exc
+        tb = exc.__traceback__
+        if isinstance(exc, RecursionError):
+            return self.error_from_traceback(tb, "rules call each other without end", BudgetError)
+        if isinstance(exc, OutOfSteps):
+            return self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game "
+                                             "(loop passes, calls and items of collections)", BudgetError)
+        return self.error_from_traceback(tb, _explain(exc))
+
+    def spent_apart(self, work):
+        """Work for an agent, a listener or a view, which runs in some runs of a game and not in
+        others (a replay asks no heuristic): it gets a budget of its own, so the game's stays
+        the same in every run."""
+        saved = self.budget[0]
+        self.budget[0] = self.budget_total
+        try:
+            return work()
+        finally:
+            self.budget[0] = saved
 
     def view_of(self, player) -> str:
         """The rules' view for one player (`game { view NAME }`), as lines of text."""
-        seen = self._view(player)
+        seen = self.spent_apart(lambda: self._view(player))
         return seen if isinstance(seen, str) else "\n".join(seen)
 
     def error(self, sid: int | None, message: str, cls=RuleRuntimeError, hint: str | None = None) -> PitwallError:
@@ -279,7 +366,11 @@ class Game:
             agent = self.agents[by.seat]
         else:
             agent = self.auto_agent
-        index = agent.pick(self, by, name, options, prompt, prefer) if n > 1 or agent.asks_always else 0
+        self.budget[0] -= n
+        if n > 1 or agent.asks_always:
+            index = self.spent_apart(lambda: agent.pick(self, by, name, options, prompt, prefer))
+        else:
+            index = 0
         if not 0 <= index < n:
             raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]
@@ -302,6 +393,7 @@ class Game:
             self.listener(entry)
 
     def draw(self, n: int, src: list, dst: list, sid: int):
+        self.budget[0] -= n
         if n > len(src):
             raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
         if n == 1:  # the common case, without a loop
@@ -311,6 +403,7 @@ class Game:
             dst.append(src.pop())
 
     def draw_refill(self, n: int, src: list, refill: list, dst: list, sid: int):
+        self.budget[0] -= n
         for _ in range(n):
             if not src:
                 if not refill:
@@ -321,6 +414,7 @@ class Game:
             dst.append(src.pop())
 
     def move(self, card, src: list, dst: list, sid: int):
+        self.budget[0] -= len(src)
         for i, c in enumerate(src):
             if c is card:
                 del src[i]
@@ -330,6 +424,7 @@ class Game:
 
     def shuffle(self, pile: list):
         # Fisher-Yates over random(): stable across Python versions, unlike random.shuffle
+        self.budget[0] -= len(pile)
         rnd = self.rng.random
         for i in range(len(pile) - 1, 0, -1):
             j = int(rnd() * (i + 1))
@@ -369,8 +464,6 @@ class Game:
     def sim_end(self):
         self.sim_depth -= 1
 
-    def over(self, sid: int):
-        raise self.error(sid, f"the rules ran more than {self.budget_total} loop steps in one game", BudgetError)
 
 
 def _no_emit(event, args):
@@ -390,13 +483,16 @@ def rules_span(tb, filename: str, linemap: list) -> Span | None:
 def load_error(exc: Exception, filename: str, linemap: list) -> RuleRuntimeError:
     """A constant or deck that fails while the rules load (`const X = 1 / 0`)."""
     span = rules_span(exc.__traceback__, filename, linemap)
+    if isinstance(exc, OutOfSteps):
+        return BudgetError(f"while loading the rules: constants and decks took more than {LOAD_BUDGET} steps", span,
+                           "work out fewer or smaller values at load time")
     return RuleRuntimeError(f"while loading the rules: {_explain(exc)}", span)
 
 
 def _explain(exc: Exception) -> str:
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
-    if isinstance(exc, RangeTooLong):
+    if isinstance(exc, LimitExceeded):
         return str(exc)
     if isinstance(exc, IndexError):
         return "index out of range: the list or pile is shorter than that"

@@ -14,12 +14,12 @@ import attrs
 
 from . import ast
 from .agents import Scripted
+from .check import RUN, SETUP
 from .errors import PitwallError, RecordError
 from .load import Loaded, ParsedPath, build, find_game, game_of_file
 from .parse import parse_file
 from .runtime import Game
 
-SETUP, RUN = "__scenario_setup", "__scenario_run"
 
 
 @attrs.frozen

@@ -456,7 +456,8 @@ def test_simulate_gives_confidence_intervals_that_shrink_with_more_games():
 FORCED_GAME = """game forced "Forced" { players P 1 to 1  play main }
 participant P { n: int = 0 }
 rule main() {
-    choose only from [7] by players[0] "the one way, {players[0].n} so far"
+    let me = players[0]
+    choose only from [7] by me "the one way, {me.n} so far"
     choose k from [1, 2] by players[0] "how many"
     players[0].n = only + k
     finish players

@@ -30,7 +30,7 @@ def test_runaway_loop_stops_with_budget_error_at_its_line(tmp_path):
     with pytest.raises(BudgetError) as e:
         run(tmp_path, body)
     assert e.value.span.line == HEAD.count("\n") + 3
-    assert "loop steps" in e.value.message
+    assert "steps in one game" in e.value.message
 
 
 def test_endless_recursion_is_a_budget_error(tmp_path):

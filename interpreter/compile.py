@@ -94,9 +94,10 @@ class Gen:
         self.tmp += 1
         return f"_t{self.tmp}"
 
-    def charge(self, span: Span) -> None:
-        # One shared step budget per game stops runaway loops and calls at their source line.
-        self.line("_budget[0] -= 1", span)
+    def charge(self, span: Span, body) -> None:
+        """One shared step budget per game stops runaway loops and calls at their source line. A
+        pass costs the nodes it evaluates (a long body is no cheaper than a loop over it)."""
+        self.line(f"_budget[0] -= {1 + _weight(body)}", span)
         self.line("if _budget[0] < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
@@ -127,7 +128,8 @@ class Gen:
         self.line("_telling = _rt.telling")
         self.line("_BT = _rt.budget_total")
         # the game's own budget, in place of the one the rules load with
-        self.line("_budget, _over, _spend, _cat = (_rt.metered[n] for n in ('_budget', '_over', '_spend', '_cat'))")
+        self.line("_budget, _over, _spend, _cat, _range = (_rt.metered[n] for n in "
+                  "('_budget', '_over', '_spend', '_cat', '_range'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -200,7 +202,7 @@ class Gen:
     def deck_entries(self, entries, card: str) -> None:
         for e in entries:
             if isinstance(e, ast.DeckFor):
-                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}):", e.span)
+                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {1 + _weight(e.entries)}):", e.span)
                 self.indent += 1
                 self.deck_entries(e.entries, card)
                 self.line("pass")
@@ -250,7 +252,7 @@ class Gen:
     def entry(self, d) -> None:
         """Every call costs a step (a rule calling itself twice per level stops), and whole-number
         parameters are in range like every stored number."""
-        self.charge(d.span)
+        self.charge(d.span, d.body)
         for p in d.params:
             if p.type.name == "int":
                 self.check_int(f"l_{p.name}", INT, d.span)
@@ -298,7 +300,7 @@ class Gen:
 
     def stmt_For(self, s: ast.For):
         # the whole pass is paid on entry: a step per item (nested loops multiply)
-        it = f"_spend({self.expr(s.iter)})"
+        it = f"_spend({self.expr(s.iter)}, {1 + _weight(s.body)})"
         if self.type_of(s.iter).kind == "pile":
             it = f"tuple({it})"  # iterate over a snapshot: the body may move cards out of the pile
         self.line(f"for l_{s.var} in {it}:", s.span)
@@ -309,7 +311,7 @@ class Gen:
     def stmt_While(self, s: ast.While):
         self.line(f"while {self.expr(s.cond)}:", s.span)
         self.indent += 1
-        self.charge(s.span)
+        self.charge(s.span, s.body)
         self.block(s.body)
         self.indent -= 1
 
@@ -317,7 +319,7 @@ class Gen:
         var = f"l_{s.var}" if s.var else "_"
         self.line(f"for {var} in range(1, {self.expr(s.count)} + 1):", s.span)
         self.indent += 1
-        self.charge(s.span)
+        self.charge(s.span, s.body)
         self.block(s.body)
         self.indent -= 1
 
@@ -374,7 +376,7 @@ class Gen:
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
         self.line(f"_sim_begin({self.sid(s.span)})", s.span)
-        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}):", s.span)
+        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {1 + _weight(s.body)}):", s.span)
         self.indent += 1
         self.sim_var = s.var
         self.block(s.body)
@@ -500,7 +502,8 @@ class Gen:
 
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
-        it = f"_spend({self.expr(c.iter)})"  # evaluated outside the comprehension, as in Python; a step an item
+        # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
+        it = f"_spend({self.expr(c.iter)}, {1 + _weight((c.elem, c.cond, c.key))})"
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
@@ -564,6 +567,23 @@ class Gen:
 
     def expr_New(self, e: ast.New) -> str:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
+
+
+_LOOPS = (ast.For, ast.While, ast.Repeat, ast.Simultaneous, ast.DeckFor)
+
+
+def _weight(node) -> int:
+    """The nodes worked out once per pass of the code that holds them: a nested loop or
+    comprehension counts its header here and pays for its own passes."""
+    if isinstance(node, (list, tuple)):
+        return sum(_weight(n) for n in node)
+    if not attrs.has(type(node)):
+        return 0
+    if isinstance(node, _LOOPS):
+        return 1 + _weight(getattr(node, "iter", None) or getattr(node, "cond", None) or getattr(node, "count", None))
+    if isinstance(node, ast.Comprehension):
+        return 1 + _weight(node.iter)
+    return 1 + sum(_weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
 
 def _holds_list(t: T) -> bool:

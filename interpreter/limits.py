@@ -12,8 +12,13 @@ from __future__ import annotations
 INT_MAX = 2**63 - 1  # whole numbers stay within -INT_MAX..INT_MAX; beyond is a runtime error
 TEXT_MAX = 100_000  # characters in one text value
 LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
-STEP_BUDGET = 1_000_000  # loop passes of every kind, calls and comprehension items in one game
-LOAD_BUDGET = 1_000_000  # the same, for constants and decks while the rules load
+# Steps: every pass of a loop, every call and every item of a comprehension costs the nodes of
+# rules it works out (a statement, an operator, a value: about one each); scans and copies of a
+# collection cost its length. The shipped games spend about 100,000 steps a race; a runaway
+# loop meets the budget in a few seconds.
+STEP_BUDGET = 250_000_000
+LOAD_BUDGET = 10_000_000  # the same, for constants and decks while the rules load
+NARRATION_MAX = 100_000_000  # characters a game tells (its record's events and decisions)
 DECK_MAX = 100_000  # cards in all decks together
 
 # ---------------------------------------------------------------- source text

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
-from .limits import DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, STEP_BUDGET, TEXT_MAX
+from .limits import DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, NARRATION_MAX, STEP_BUDGET, TEXT_MAX
 
 # Raised outside the rules (by agents, by a listener writing to a closed pipe, by a reader who
 # stops): not a rule's fault.
@@ -182,13 +182,6 @@ def narrate_event(loaded, event: int, args: tuple) -> str:
     return render(c.templates[event], dict(zip(c.event_params[event], args)))
 
 
-def _range(lo: int, hi: int) -> list:
-    # a range is a list: bounded like every list
-    if hi - lo >= LIST_MAX:
-        raise LimitExceeded(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {LIST_MAX} are allowed")
-    return list(range(lo, hi + 1))
-
-
 def _mul(a: int, b: int) -> int:
     # the one operator that can outgrow the range at once (`x = x * x`): checked where it happens
     r = a * b
@@ -211,9 +204,10 @@ def metered(budget: list) -> dict:
     def over():
         raise OutOfSteps
 
-    def spend(xs):
-        # work in proportion to a collection (a loop over it, a scan, a copy) costs its length
-        budget[0] -= len(xs)
+    def spend(xs, weight=1):
+        # work in proportion to a collection (a loop over it, a scan, a copy) costs its length,
+        # times the nodes worked out for each item
+        budget[0] -= len(xs) * weight
         if budget[0] < 0:
             raise OutOfSteps
         return xs
@@ -230,19 +224,27 @@ def metered(budget: list) -> dict:
             raise OutOfSteps
         return a + b
 
+    def range_(lo: int, hi: int) -> list:
+        # a range is a list: bounded like every list, and paid for number by number
+        if hi - lo >= LIST_MAX:
+            raise LimitExceeded(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {LIST_MAX} are allowed")
+        numbers = list(range(lo, hi + 1))
+        spend(numbers, 4)  # each number a new object: dearer than a slot of a list
+        return numbers
+
     def room(cards: list, n: int):
         # a deck row of N copies, at load time: all decks together hold at most DECK_MAX cards
         if len(cards) + n > DECK_MAX:
             raise LimitExceeded(f"the decks would hold more than {DECK_MAX} cards")
         spend(range(n))
 
-    return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room}
+    return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_}
 
 
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
-    "_plural": _plural, "_render": render, "_range": _range, "_mul": _mul, "_overflow": _overflow,
+    "_plural": _plural, "_render": render, "_mul": _mul, "_overflow": _overflow,
     "_IMAX": INT_MAX,
 }
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
@@ -282,6 +284,7 @@ class Game:
         self.budget = [budget]
         self.budget_total = budget
         self.metered = metered(self.budget)
+        self.told = 0  # characters of narration so far
         self.result: list | None = None
         self.sim_depth = 0
         ns = loaded.namespace
@@ -328,8 +331,9 @@ class Game:
         if isinstance(exc, RecursionError):
             return self.error_from_traceback(tb, "rules call each other without end", BudgetError)
         if isinstance(exc, OutOfSteps):
-            return self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game "
-                                             "(loop passes, calls and items of collections)", BudgetError)
+            return self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game",
+                                             BudgetError, "a step is about one value or statement worked out: "
+                                             "a loop or a chain of calls in the rules never ends?")
         return self.error_from_traceback(tb, _explain(exc))
 
     def spent_apart(self, work):
@@ -352,8 +356,8 @@ class Game:
         span = self.loaded.compiled.spans[sid] if sid is not None else None
         return cls(message, span, hint)
 
-    def error_from_traceback(self, tb, message: str, cls=RuleRuntimeError) -> PitwallError:
-        return cls(message, rules_span(tb, self.loaded.filename, self.loaded.compiled.linemap))
+    def error_from_traceback(self, tb, message: str, cls=RuleRuntimeError, hint: str | None = None) -> PitwallError:
+        return cls(message, rules_span(tb, self.loaded.filename, self.loaded.compiled.linemap), hint)
 
     # ------------------------------------------------------------ called by generated code
     def choose(self, by, name: str, options, prompt, prefer, sid: int):
@@ -375,11 +379,18 @@ class Game:
             raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]
         if self.record:
-            entry = ("d", by.name, name, index, n, describe(choice), self.sim_depth > 0)
+            entry = ("d", by.name, name, index, n, self.words(describe(choice)), self.sim_depth > 0)
             self.log.append(entry)
             if self.listener:
                 self.listener(entry)
         return choice
+
+    def words(self, text: str) -> str:
+        """Every word a game tells is kept in its record: a game tells at most NARRATION_MAX characters."""
+        self.told += len(text)
+        if self.told > NARRATION_MAX:
+            raise LimitExceeded(f"the game has told more than {NARRATION_MAX} characters of narration")
+        return text
 
     def _tell_only(self, event: int, args: tuple):
         # No record: the listener (counting events) gets no words, so none are made.
@@ -387,7 +398,7 @@ class Game:
 
     def emit(self, event: int, args: tuple):
         # The words now: a template may read a participant's field that changes later.
-        entry = ("e", event, args, narrate_event(self.loaded, event, args))
+        entry = ("e", event, args, self.words(narrate_event(self.loaded, event, args)))
         self.log.append(entry)
         if self.listener:
             self.listener(entry)

@@ -404,6 +404,9 @@ class RuleDecl:
     # A rule may give a result (`rule contest(a: P, b: P) -> bool`), taken by `let`/`=`.
     ret: TypeRef | None = None
     span: Span = _span()
+    # `extend rule` bodies, in the order linked: each runs after the rule's own body, even when
+    # that body leaves early with `stop`, and sees the parameters but not the body's locals.
+    extensions: tuple[Block, ...] = attrs.field(default=(), kw_only=True)
 
 
 @node

@@ -415,6 +415,8 @@ class Checker:
     def check_rule(self, r: ast.RuleDecl) -> None:
         ret = self.resolve_type(r.ret) if r.ret is not None else None
         self.block(r.body, self.params_scope(r.params), Context("rule", ret))
+        for body in r.extensions:  # each on its own: the parameters, not the body's locals
+            self.block(body, self.params_scope(r.params), Context("rule", ret))
         if ret is not None and not _ends(r.body):
             self.add(f"rule {r.name!r} gives {ret} but can reach its end without 'return'", r.span)
 

@@ -243,16 +243,28 @@ class Gen:
             self.indent -= 1
 
     def rule(self, r: ast.RuleDecl) -> None:
-        self.line(f"def r_{r.name}({self.params(r.params)}):", r.span)
+        params = self.params(r.params)
+        parts = (r.body, *r.extensions)
+        if r.extensions:  # each part a function, so a `stop` ends its own part only
+            for i, body in enumerate(parts):
+                self.line(f"def p{i}_{r.name}({params}):", body.span)
+                self.indent += 1
+                self.block(body)
+                self.indent -= 1
+        self.line(f"def r_{r.name}({params}):", r.span)
         self.indent += 1
-        self.entry(r)
-        self.block(r.body)
+        self.entry(r, parts)
+        if r.extensions:
+            for i in range(len(parts)):
+                self.line(f"p{i}_{r.name}({params})", r.span)
+        else:
+            self.block(r.body)
         self.indent -= 1
 
-    def entry(self, d) -> None:
-        """Every call costs a step (a rule calling itself twice per level stops), and whole-number
-        parameters are in range like every stored number."""
-        self.charge(d.span, d.body)
+    def entry(self, d, parts=None) -> None:
+        """Every call costs its body's steps (a rule calling itself twice per level stops), and
+        whole-number parameters are in range like every stored number."""
+        self.charge(d.span, parts or d.body)
         for p in d.params:
             if p.type.name == "int":
                 self.check_int(f"l_{p.name}", INT, d.span)

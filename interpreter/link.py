@@ -194,8 +194,7 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
             errors.add(f"'extend rule {name}' must repeat its parameters exactly", ov.span,
                        f"the rule is declared at {existing.span}")
             return
-        body = ast.Block(existing.body.stmts + item.body.stmts, span=existing.body.span)
-        prog.rules[name] = attrs.evolve(existing, body=body)
+        prog.rules[name] = attrs.evolve(existing, extensions=existing.extensions + (item.body,))
     elif isinstance(item, ast.DeckDecl):
         prog.decks[name] = attrs.evolve(existing, entries=existing.entries + item.entries)
     else:

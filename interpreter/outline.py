@@ -54,7 +54,8 @@ def outline(prog: Program, root: Path | None = None) -> list[tuple[str, list[tup
         ("functions (replace or modify)",
          [(f"{f.name}({params_text(f.params)}) -> {type_text(f.ret)}", f.span) for f in prog.functions.values()]),
         ("rules (replace or extend)",
-         [(f"{r.name}({params_text(r.params)})" + (f" -> {type_text(r.ret)}" if r.ret else ""), r.span)
+         [(f"{r.name}({params_text(r.params)})" + (f" -> {type_text(r.ret)}" if r.ret else "")
+           + "".join(f"  (extended at {where(b.span, root)})" for b in r.extensions), r.span)
           for r in prog.rules.values()]),
         ("events (narration)", [(f"{e.name}({params_text(e.params)}) {e.template!r}", e.span)
                                 for e in prog.events.values()]),

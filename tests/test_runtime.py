@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from pitwall.interpreter.agents import FirstLegal, Scripted
-from pitwall.interpreter.errors import BudgetError, RecordError, RuleRuntimeError
+from pitwall.interpreter.agents import FirstLegal, Heuristic, Scripted
+from pitwall.interpreter.errors import BudgetError, CheckErrors, RecordError, RuleRuntimeError
 from pitwall.interpreter.load import build
 from pitwall.interpreter.runtime import Game
 
@@ -241,3 +241,84 @@ def test_a_huge_range_is_refused_at_its_line_and_deep_recursion_is_a_budget_erro
     game.start()
     with pytest.raises(BudgetError, match="without end"):
         game.run_rule("main", [])
+
+
+def build_variant(tmp_path, base: str, variant: str):
+    rules, var = tmp_path / "g.pw", tmp_path / "v.pw"
+    rules.write_text(HEAD + base)
+    var.write_text('variant v "V"\n' + variant)
+    return build([rules], [var])
+
+
+def test_an_extension_runs_even_when_the_rule_stops_early(tmp_path):
+    base = ("rule main() {\n    step()\n    finish players\n}\n"
+            "rule step() {\n    players[0].n += 1\n    if players[0].n > 0 { stop }\n    players[0].n += 100\n}\n")
+    ext = ("extend rule step() {\n    players[0].n += 10\n    stop\n}\n"
+           "extend rule step() {\n    players[0].n += 1000\n}\n")
+    game = Game(build_variant(tmp_path, base, ext), ["A"], [FirstLegal()], 1, auto_agent=FirstLegal())
+    game.run()
+    assert game.participants[0].n == 1011  # the body stopped; each extension ran, the first to its stop
+
+
+def test_an_extension_sees_the_parameters_but_not_the_bodys_locals(tmp_path):
+    base = "rule main() {\n    step(2)\n    finish players\n}\nrule step(k: int) {\n    let secret = k\n}\n"
+    ext = "extend rule step(k: int) {\n    players[0].n = k + secret\n}\n"
+    with pytest.raises(CheckErrors) as e:
+        build_variant(tmp_path, base, ext)
+    assert "unknown name 'secret'" in str(e.value)
+    assert e.value.errors[0].span.file.endswith("v.pw") and e.value.errors[0].span.line == 3
+
+
+def test_steps_weigh_the_work_of_a_pass(tmp_path):
+    """A long loop body costs more per pass than a short one, so a long body cannot outrun the budget."""
+    short = "rule main() {\n    for i in range(1, 100) { players[0].n = i }\n    finish players\n}\n"
+    long = ("rule main() {\n    for i in range(1, 100) {\n" + "        players[0].n = i\n" * 20
+            + "    }\n    finish players\n}\n")
+    spent = []
+    for body in (short, long):
+        path = tmp_path / "g.pw"
+        path.write_text(HEAD + body)
+        game = Game(build([path], []), ["A"], [FirstLegal()], 1, budget=10**6, auto_agent=FirstLegal())
+        game.run()
+        spent.append(game.budget_total - game.budget[0])
+    assert spent[1] > 10 * spent[0] > 0
+
+
+@pytest.mark.parametrize(("statement", "message"), [
+    ("let x = 3037000500\n    players[0].n = x * x", "is beyond the range of whole numbers"),
+    ("let x = 9223372036854775807\n    x += 1", "9223372036854775808 is beyond the range"),
+    ("let s = \"ab\"\n    repeat 30 { s = s + s }", "joining gives 131072 characters; at most 100000"),
+    ("let xs = [1]\n    repeat 30 { xs = xs + xs }", "joining gives 1048576 items; at most 1000000"),
+    ("let xs = range(1, 2000000)", "range(1, 2000000) holds 2000000 numbers"),
+])
+def test_values_stay_within_their_limits(tmp_path, statement, message):
+    body = f"rule main() {{\n    {statement}\n    finish players\n}}\n"
+    with pytest.raises(RuleRuntimeError) as e:
+        run(tmp_path, body, budget=10**8)
+    assert message in e.value.message
+    assert e.value.span.line in (HEAD.count("\n") + 2, HEAD.count("\n") + 3)
+
+
+def test_exponential_recursion_meets_the_budget_in_seconds(tmp_path):
+    body = ("function f(n: int) -> int = if n == 0 then 1 else f(n - 1) + f(n - 1)\n"
+            "rule main() {\n    players[0].n = f(60)\n    finish players\n}\n")
+    with pytest.raises(BudgetError) as e:
+        run(tmp_path, body, budget=10**6)
+    assert e.value.span.line == HEAD.count("\n") + 1
+
+
+def test_agents_and_listeners_do_not_spend_the_games_budget(tmp_path):
+    """The same game spends the same steps whether it is told (recorded) or not."""
+    body = ('event e(xs: list of int) "{xs}"\n'
+            "rule main() {\n    repeat 3 {\n        emit e([i * 2 for i in range(1, 50)])\n    }\n"
+            "    choose k from [1, 2, 3] by players[0] prefer 0 - sum(x * option for x in range(1, 100))\n    finish players\n}\n")
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    loaded = build([path], [])
+    spent = []
+    # told and asked a heuristic (which works out `prefer` for each option), or neither
+    for record, agent in ((True, Heuristic()), (False, FirstLegal())):
+        game = Game(loaded, ["A"], [agent], 1, budget=10**6, record=record, auto_agent=FirstLegal())
+        game.run()
+        spent.append(game.budget_total - game.budget[0])
+    assert spent[0] == spent[1]

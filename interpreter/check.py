@@ -13,8 +13,8 @@ import keyword
 
 from . import ast
 from .errors import ErrorCollector, Span
-from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
 from .limits import DECK_MAX
+from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
 from .templates import Hole, TemplateError, parse_template
 from .types import ANY, BOOL, INT, NONE, NOTHING, TEXT, T, elem, fits, join, list_of, unchecked
 
@@ -328,7 +328,10 @@ class Checker:
             if p.name in seen:
                 self.add(f"parameter {p.name!r} is named twice", p.span)
             seen.add(p.name)
-        self.check_template(e.template, {p.name: self.resolve_type(p.type) for p in e.params}, e.span)
+        # the parameters, and the constants: "draws {START_HAND} cards" follows a replaced constant
+        values = dict(self.const_types)
+        values.update((p.name, self.resolve_type(p.type)) for p in e.params)
+        self.check_template(e.template, values, e.span)
 
     def check_template(self, template: str, types: dict[str, T], span: Span, what: str = "narration template") -> None:
         """Each hole `{a.b.c:spec}` starts from a value the template has, reads declared fields only,

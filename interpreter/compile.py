@@ -13,9 +13,8 @@ import re
 import attrs
 
 from . import ast
-from .errors import Span
+from .errors import PitwallError, Span
 from .link import Program
-from .errors import PitwallError
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
 from .types import INT, T

@@ -14,9 +14,9 @@ from . import ast
 from .check import check
 from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError, read_text
+from .limits import LOAD_BUDGET
 from .link import Program, apply_settings, link
 from .parse import parse_file
-from .limits import LOAD_BUDGET
 from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -52,6 +52,11 @@ class Loaded:
     namespace: dict
     filename: str = GENERATED
     settings: tuple[tuple[str, str], ...] = ()  # overridden settings, as given: (name, value)
+
+    @functools.cached_property
+    def consts(self) -> dict:
+        """Each constant's value by its rules name, as narration templates read them."""
+        return {name: self.namespace[f"C_{name}"] for name in self.program.consts}
 
     @property
     def rules_hash(self) -> str:

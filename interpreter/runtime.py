@@ -7,7 +7,6 @@ game's seed, read only through random(), whose output is stable across Python ve
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable
 
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
@@ -157,15 +156,15 @@ def describe(x) -> str:
     return str(x)
 
 
-def render(parts: tuple, values: dict) -> str:
-    """A parsed template (templates.parse_template), worded: each hole reads its value and declared
-    fields only, and formats a number or a text, never an object of the game."""
+def render(parts: tuple, values: dict, consts: dict | None = None) -> str:
+    """A parsed template (templates.parse_template), worded: each hole reads its value (or else a
+    constant) and declared fields only, and formats a number or a text, never an object of the game."""
     out = []
     for part in parts:
         if type(part) is str:
             out.append(part)
             continue
-        v = values[part.root]
+        v = values[part.root] if part.root in values else consts[part.root]
         for name in part.path:
             v = field_of(v, name)
         if type(v) is not int:
@@ -179,7 +178,7 @@ def render(parts: tuple, values: dict) -> str:
 
 def narrate_event(loaded, event: int, args: tuple) -> str:
     c = loaded.compiled
-    return render(c.templates[event], dict(zip(c.event_params[event], args)))
+    return render(c.templates[event], dict(zip(c.event_params[event], args)), loaded.consts)
 
 
 def _mul(a: int, b: int) -> int:

@@ -311,7 +311,8 @@ def test_agents_and_listeners_do_not_spend_the_games_budget(tmp_path):
     """The same game spends the same steps whether it is told (recorded) or not."""
     body = ('event e(xs: list of int) "{xs}"\n'
             "rule main() {\n    repeat 3 {\n        emit e([i * 2 for i in range(1, 50)])\n    }\n"
-            "    choose k from [1, 2, 3] by players[0] prefer 0 - sum(x * option for x in range(1, 100))\n    finish players\n}\n")
+            "    choose k from [1, 2, 3] by players[0] prefer 0 - sum(x * option for x in range(1, 100))\n"
+            "    finish players\n}\n")
     path = tmp_path / "g.pw"
     path.write_text(HEAD + body)
     loaded = build([path], [])

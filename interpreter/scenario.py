@@ -21,7 +21,6 @@ from .parse import parse_file
 from .runtime import Game
 
 
-
 @attrs.frozen
 class Scenario:
     decl: ast.ScenarioDecl

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from .blame import blame
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
 from .limits import DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, NARRATION_MAX, STEP_BUDGET, TEXT_MAX
 
@@ -323,9 +324,17 @@ class Game:
             raise self.failure(exc) from None
 
     def failure(self, exc: Exception) -> Exception:
-        """The error to report for an exception out of the rules, at the rules line it came from."""
-        if isinstance(exc, _OUTSIDE):  # not a rule's fault: passed on as it is
-            return exc
+        """The error to report for an exception out of the rules, at the rules line it came from,
+        with the variants in force and what of theirs that line reads."""
+        if isinstance(exc, _OUTSIDE) and not isinstance(exc, RuleRuntimeError):
+            return exc  # not a rule's fault (an agent, a reader, a closed pipe): passed on as it is
+        error = exc if isinstance(exc, RuleRuntimeError) else self._failure(exc)
+        suspects = blame(self.loaded.program, error.span)
+        if suspects:
+            error.hint = f"{error.hint}\n{suspects}" if error.hint else suspects
+        return error
+
+    def _failure(self, exc: Exception) -> PitwallError:
         tb = exc.__traceback__
         if isinstance(exc, RecursionError):
             return self.error_from_traceback(tb, "rules call each other without end", BudgetError)

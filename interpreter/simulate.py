@@ -40,8 +40,9 @@ def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: 
         try:
             winners = g.run()
         except PitwallError as e:  # say which game failed, so it can be played again alone
-            again = f"it happened in the game of seed {seed}: pitwall play with --seed {seed} plays it again"
-            e.hint = f"{e.hint}; {again}" if e.hint else again
+            again = f"it happened in the game of seed {seed}; this plays it again:\n  " + reproduce(
+                game, variants, players, agents, seed, settings)
+            e.hint = f"{e.hint}\n{again}" if e.hint else again
             raise
         scores = tuple((p.name, field_of(p, score)) for p in g.by_name.values() if score in p._fields) if score else ()
         events = tuple((names[i], k) for i, k in sorted(counts.items()))
@@ -49,6 +50,29 @@ def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: 
         if progress:
             progress(1)
     return out
+
+
+def reproduce(game: str, variants, players: list[str], agents: list[str], seed: int, settings=()) -> str:
+    """The whole command that plays one game of a simulation again: variants, players, agents,
+    settings and seed, so that nothing is left to guess."""
+    words = ["pitwall", "play", _quote(game.replace("_", "-")), "--players", str(len(players))]
+    words += ["--names", _quote(",".join(players))]
+    for v in variants:
+        words += ["-v", _quote(v)]
+    if len(set(agents)) == 1:
+        words += ["--agent", agents[0]]
+    else:
+        for seat, a in enumerate(agents, 1):
+            words += ["--agent", f"{seat}={a}"]
+    for name, value in settings:
+        words += ["--set", _quote(f"{name}={value}")]
+    return " ".join(words + ["--seed", str(seed)])
+
+
+def _quote(word: str) -> str:
+    import shlex
+
+    return shlex.quote(word)
 
 
 def _chunk(args):

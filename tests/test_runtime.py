@@ -323,3 +323,16 @@ def test_agents_and_listeners_do_not_spend_the_games_budget(tmp_path):
         game.run()
         spent.append(game.budget_total - game.budget[0])
     assert spent[0] == spent[1]
+
+
+def test_a_runtime_error_names_the_variant_that_changed_what_the_line_reads(tmp_path):
+    base = ("const HAND = 2\nfunction hand_size() -> int = HAND\n"
+            "rule main() {\n    draw hand_size() from pile to players[0].hand\n    finish players\n}\n")
+    for variant, blamed in (("replace const HAND = 5\n", "this line reads HAND, replaced by variant 'v'"),
+                            ("modify hand_size = result + 3\n", "this line reads hand_size, modified at")):
+        game = Game(build_variant(tmp_path, base, variant), ["A"], [FirstLegal()], 1, auto_agent=FirstLegal())
+        with pytest.raises(RuleRuntimeError) as e:
+            game.run()
+        assert "cannot draw 5 card(s)" in e.value.message
+        assert e.value.span.line == HEAD.count("\n") + 4
+        assert "variants in force: v" in e.value.hint and blamed in e.value.hint

@@ -1,0 +1,80 @@
+"""Which variant a runtime failure may come from: the names the failing line reads that a variant
+replaced, extended or modified. A constant changed in a variant often breaks a base rule far
+away (`replace const ROUNDS = 4` runs a deck dry); the error then says so."""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .errors import Span
+from .link import Program
+
+
+def blame(prog: Program, span: Span | None) -> str | None:
+    """A hint naming the variants in force and what of theirs the failing code reads; None
+    without variants."""
+    if not prog.variants:
+        return None
+    in_force = ", ".join(v.name for v in prog.variants)
+    node = _find(prog, span) if span is not None else None
+    suspects = _changed(prog, _reads(prog, node)) if node is not None else []
+    if not suspects:
+        return f"variants in force: {in_force}"
+    return f"variants in force: {in_force}; this line reads " + "; ".join(suspects)
+
+
+def _declarations(prog: Program):
+    yield from prog.rules.values()
+    yield from prog.functions.values()
+    yield from prog.modifiers
+    yield from prog.consts.values()
+    yield from prog.globals.values()
+    yield from prog.decks.values()
+
+
+def _walk(node):
+    """Every node below (and with) `node`, iteratively: rules may nest deeply."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            yield n
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+
+
+def _find(prog: Program, span: Span):
+    for decl in _declarations(prog):
+        for n in _walk(decl):
+            if getattr(n, "span", None) == span and not isinstance(n, ast.Block):
+                return n
+    return None
+
+
+def _reads(prog: Program, node) -> set[str]:
+    """The names a node reads, and those read by the functions it calls (values it depends on)."""
+    seen: set[str] = set()
+    todo = [node]
+    while todo:
+        for n in _walk(todo.pop()):
+            name = n.name if isinstance(n, (ast.Var, ast.Call)) else None
+            if name is None or name in seen:
+                continue
+            seen.add(name)
+            if name in prog.functions:
+                todo.append(prog.functions[name].body)
+    return seen
+
+
+def _changed(prog: Program, names: set[str]) -> list[str]:
+    out = []
+    for name in sorted(names):
+        if name in prog.changed_by:
+            variant, how, _ = prog.changed_by[name]
+            out.append(f"{name}, {'extended' if how == 'extend' else 'replaced'} by variant {variant!r}")
+        for m in prog.modifiers:
+            if m.target == name and m.span.file in {v.span.file for v in prog.variants}:
+                out.append(f"{name}, modified at {m.span}")
+    return out

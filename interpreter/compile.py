@@ -285,12 +285,12 @@ class Gen:
         kinds = self.type_of(s.target).kind, self.type_of(s.value).kind
         if kinds[0] == "pile" and kinds[1] != "pile":
             value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
-        target = self.expr(s.target)
+        target = self.place(s.target)
         self.line(f"{target} = {value}", s.span)
         self.check_int(target, self.type_of(s.target), s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
-        target = self.expr(s.target)
+        target = self.place(s.target)
         self.line(f"{target} {s.op}= {self.expr(s.value)}", s.span)
         self.check_int(target, INT, s.span)
 
@@ -370,7 +370,7 @@ class Gen:
         t = s.target
         name = t.name if isinstance(t, ast.Var) else t.obj.name
         call = f"_choose({by}, {name!r}, {self.expr(s.options)}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})"
-        self.line(f"{self.expr(t)} = {call}", s.span)
+        self.line(f"{self.place(t)} = {call}", s.span)
 
     def prompt(self, s: ast.Choose) -> str:
         """A plain prompt is a constant; one that names values is worded only when a person is asked."""
@@ -461,7 +461,15 @@ class Gen:
         return f"{self.expr(e.obj)}.{self.field(t.kind, t.name, e.name)}"
 
     def expr_Index(self, e: ast.Index) -> str:
-        return f"{self.expr(e.obj)}[{self.expr(e.index)}]"
+        if self.type_of(e.obj).kind in ("list", "pile"):
+            return f"_at({self.expr(e.obj)}, {self.expr(e.index)})"  # a failure tells the index and the length
+        return self.place(e)
+
+    def place(self, e) -> str:
+        """An assignment's target: a name, a field or an element, written as Python can assign it."""
+        if isinstance(e, ast.Index):
+            return f"{self.expr(e.obj)}[{self.expr(e.index)}]"
+        return self.expr(e)
 
     def expr_Call(self, c: ast.Call) -> str:
         args = [self.expr(a) for a in c.args]

@@ -182,6 +182,14 @@ def narrate_event(loaded, event: int, args: tuple) -> str:
     return render(c.templates[event], dict(zip(c.event_params[event], args)), loaded.consts)
 
 
+def _at(xs: list, i: int):
+    try:
+        return xs[i]
+    except IndexError:
+        raise LimitExceeded(f"index {i} is out of range: the list holds {len(xs)} item(s)"
+                            + (f", at 0 to {len(xs) - 1}" if xs else "")) from None
+
+
 def _mul(a: int, b: int) -> int:
     # the one operator that can outgrow the range at once (`x = x * x`): checked where it happens
     r = a * b
@@ -244,7 +252,7 @@ def metered(budget: list) -> dict:
 NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
-    "_plural": _plural, "_render": render, "_mul": _mul, "_overflow": _overflow,
+    "_plural": _plural, "_render": render, "_mul": _mul, "_at": _at, "_overflow": _overflow,
     "_IMAX": INT_MAX,
 }
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.

@@ -51,7 +51,7 @@ def test_index_out_of_range_points_at_the_expression(tmp_path):
     body = "rule main() {\n    let x = [1, 2]\n    players[0].n = x[5]\n    finish players\n}\n"
     with pytest.raises(RuleRuntimeError) as e:
         run(tmp_path, body)
-    assert "index out of range" in e.value.message
+    assert "index 5 is out of range: the list holds 2 item(s), at 0 to 1" in e.value.message
     assert e.value.span.line == HEAD.count("\n") + 3
 
 

@@ -15,7 +15,7 @@ from . import ast
 from .errors import ErrorCollector, Span
 from .limits import DECK_MAX
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
-from .templates import Hole, TemplateError, parse_template
+from .templates import Hole, TemplateError, scan
 from .types import ANY, BOOL, INT, NONE, NOTHING, TEXT, T, elem, fits, join, list_of, unchecked
 
 BUILTIN_FIELDS = {"name": TEXT, "seat": INT, "is_player": BOOL}
@@ -336,24 +336,34 @@ class Checker:
     def check_template(self, template: str, types: dict[str, T], span: Span, what: str = "narration template") -> None:
         """Each hole `{a.b.c:spec}` starts from a value the template has, reads declared fields only,
         and its spec suits the value it formats: nothing else of a value can be reached."""
-        try:
-            parts = parse_template(template)
-        except TemplateError as exc:
-            self.add(f"bad {what}: {exc.message}", span, exc.hint or "write {name} for a value, {{ for a brace")
-            return
+        parts = scan(template)
+        for exc in (p for p in parts if isinstance(p, TemplateError)):
+            bad = template[exc.offset:].split("}")[0] + ("}" if "}" in template[exc.offset:] else "")
+            self.add(f"bad {what}: {exc.message}", self.text_span(span, bad),
+                     exc.hint or "write {name} for a value, {{ for a brace")
         for hole in (p for p in parts if isinstance(p, Hole)):
+            where = self.text_span(span, hole.text)  # errors underline the hole, not the whole line
             t = types.get(hole.root)
             if t is None:
-                self.add(f"{what} names {hole.root!r}, which is not one of its values", span,
+                self.add(f"{what} names {hole.root!r}, which is not one of its values", where,
                          self.suggest(hole.root, types) or f"known: {', '.join(sorted(types))}")
                 continue
             for attr in hole.path:
-                t = self.template_attr(t, attr, hole.text, span)
+                t = self.template_attr(t, attr, hole.text, where)
                 if t is None:
                     break
-            if t is not None and not self.template_value(t, hole, span):
-                self.add(f"template field {hole.text}: the format does not suit {t}", span,
+            if t is not None and not self.template_value(t, hole, where):
+                self.add(f"template field {hole.text}: the format does not suit {t}", where,
                          "numbers take specs like +, >3 or 03; words take widths like <8 or ^10")
+
+    def text_span(self, span: Span, text: str) -> Span:
+        """Where `text` first stands in the source within `span` (a template's hole in its event)."""
+        lines = self.prog.sources.get(span.file, "").splitlines()
+        for n in range(span.line, min(span.end_line, len(lines)) + 1):
+            col = lines[n - 1].find(text, span.col - 1 if n == span.line else 0) if text else -1
+            if col >= 0:
+                return Span(span.file, n, col + 1, n, col + 1 + len(text))
+        return span
 
     def template_value(self, t: T, hole: Hole, span: Span) -> bool:
         """A hole shows a number, or words for anything else; a sign or '=' needs a number."""

@@ -50,7 +50,16 @@ Part = str | Hole
 
 def parse_template(template: str) -> tuple[Part, ...]:
     """Literal text and holes, in order; TemplateError if anything is out of the template language."""
-    parts: list[Part] = []
+    parts = scan(template)
+    bad = next((p for p in parts if isinstance(p, TemplateError)), None)
+    if bad is not None:
+        raise bad
+    return tuple(parts)
+
+
+def scan(template: str) -> list[Part | TemplateError]:
+    """Literal text, holes and the errors of malformed holes, in order: every mistake is told."""
+    parts: list[Part | TemplateError] = []
     text: list[str] = []
     i, n = 0, len(template)
     while i < n:
@@ -59,22 +68,38 @@ def parse_template(template: str) -> tuple[Part, ...]:
             text.append(ch)
             i += 2
         elif ch == "}":
-            raise TemplateError("a '}' closes no '{'", i, "write }} for a brace in the text")
+            parts.append(TemplateError("a '}' closes no '{'", i, "write }} for a brace in the text"))
+            i += 1
         elif ch == "{":
-            end = template.find("}", i)
+            end = _close(template, i)
             if end < 0:
-                raise TemplateError("a '{' is not closed", i, "close the field with '}', or write {{ for a brace")
+                parts.append(TemplateError("a '{' is not closed", i,
+                                           "close the field with '}', or write {{ for a brace"))
+                break
             if text:
                 parts.append("".join(text))
                 text = []
-            parts.append(_hole(template[i + 1:end], i))
+            try:
+                parts.append(_hole(template[i + 1:end], i))
+            except TemplateError as exc:
+                parts.append(exc)
             i = end + 1
         else:
             text.append(ch)
             i += 1
     if text:
         parts.append("".join(text))
-    return tuple(parts)
+    return parts
+
+
+def _close(template: str, start: int) -> int:
+    """Where the '}' that closes the '{' at start stands (nested braces counted), or -1."""
+    depth = 0
+    for i in range(start, len(template)):
+        depth += {"{": 1, "}": -1}.get(template[i], 0)
+        if depth == 0:
+            return i
+    return -1
 
 
 def _hole(inner: str, offset: int) -> Hole:

@@ -118,3 +118,18 @@ def test_syntax_examples(label):
         with pytest.raises(RulesSyntaxError) as e:
             parse(snippet, "example.pw")
         assert e.value.message == message, f"{snippet!r} -> {e.value.message!r}"
+
+
+def test_template_errors_underline_the_hole_and_suggest_a_name():
+    event = 'event e(figure: P) "{figure} has {figure.pointz}, {figur}, {figure.points:q}"'
+    text = f'game g "G" {{ players P 1 to 2  play main }}\nparticipant P {{ points: int = 0 }}\n{event}\n' \
+           "rule main() { finish players }\n"
+    _, errors = run({"case.pw": text})
+    holes = {"'pointz'": "{figure.pointz}", "'figur'": "{figur}", "'q'": "{figure.points:q}"}
+    assert len(errors) == len(holes)
+    for key, hole in holes.items():
+        e = next(e for e in errors if key in e.message)
+        col = event.index(hole) + 1
+        assert (e.span.line, e.span.col, e.span.end_col) == (3, col, col + len(hole)), (key, e)
+    hints = " ".join(e.hint or "" for e in errors)
+    assert "did you mean 'points'?" in hints and "did you mean 'figure'?" in hints

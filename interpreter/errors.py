@@ -81,17 +81,37 @@ class ReaderStopped(Exception):
     """The person following a game (replay --step) asked to stop: not an error of any kind."""
 
 
-def read_text(path, what: str = "file", error=None) -> str:
-    """A user's file as text: unreadable or not UTF-8 is a clear error, never a traceback."""
+def read_text(path, what: str = "file", error=None, limit: int | None = None) -> str:
+    """A user's file as text: unreadable, larger than `limit` bytes or not UTF-8 is a clear error,
+    never a traceback. Lines end with \\n (\\r\\n and a lone \\r are read as \\n) and a leading BOM
+    is dropped, so positions count as editors show them."""
     error = error or PitwallError
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read() if limit is None else fh.read(limit + 1)  # no more than the limit, whatever the file
     except OSError as e:
-        raise error(f"cannot read {what} {path}: {e.strerror}") from None
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+    except ValueError:  # a NUL in the name
+        raise error(f"cannot read {what} {path!r}: not a file name") from None
+    if limit is not None and len(data) > limit:  # positioned at the first byte past the limit
+        line, line_start = data.count(b"\n", 0, limit) + 1, data.rfind(b"\n", 0, limit) + 1
+        col = len(data[line_start:limit].decode("utf-8", "ignore")) + 1
+        raise error(f"the {what} is larger than {limit:,} bytes: byte {limit + 1:,} is here",
+                    Span(str(path), line, col, line, col + 1),
+                    f"split it into several files of at most {limit:,} bytes")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise error(f"{path}: not UTF-8 text (byte {e.start} cannot be read)",
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
+        raise error(f"{path}: not UTF-8 text (line {line}, column {col}: byte 0x{data[e.start]:02x} cannot be read)",
                     hint=f"save the {what} as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 class ErrorCollector:

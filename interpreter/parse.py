@@ -1,26 +1,57 @@
-"""Source text -> AST. The only module that touches Lark; no Lark object leaves it."""
+"""Source text -> AST. The only module that touches Lark; no Lark object leaves it.
+
+Lark compiles the grammar into LALR tables and lexes; the loop in `_run` drives the tables itself
+and builds each AST node when its rule is reduced. There is no parse tree and no recursion, so no
+text can reach Python's recursion limit here, and the limits of limits.py are enforced on the way:
+a rules file is data, and a hostile one ends in a positioned RulesSyntaxError, fast (a text of
+SOURCE_MAX bytes is read in a few seconds at most, most hostile ones stop within milliseconds).
+
+* A file holds at most SOURCE_MAX bytes (read_text refuses a larger file, parse a longer text).
+* A number literal has at most INT_DIGITS_MAX digits and is at most INT_MAX.
+* A string literal has four escapes, \\\\ \\" \\n \\t, and no other: there is no \\u (files are
+  UTF-8, so any character is typed as itself), and a bad escape is reported at its column. No
+  control character but the tab, at most STRING_MAX characters.
+* Expressions: everything written is one level (an operator, a call, a field, an index, a literal,
+  a name, brackets, parentheses), and nothing may sit inside more than EXPR_DEPTH_MAX others. A
+  chain a + b + c is ((a + b) + c), one level per operator, because that is the tree every later
+  pass walks: a sum of 250 terms is refused (sum(...) or a few lets say it flat). The error points
+  at the first place, in reading order, nested too deep. Types (list of list of ...) count alike.
+* Blocks: at most BLOCK_DEPTH_MAX blocks inside a rule's (function's, scenario part's) body, or
+  deck `for`s inside a deck; the error points at the '{' that opens one too many.
+* Lines end with \\n (\\r\\n and a lone \\r read as \\n, a leading BOM is dropped); the other line
+  breaks of Unicode (form feed, U+2028, ...) are refused, so every tool counts lines alike.
+
+Two safety nets stop the reading early, with the same error, where no text within the limits comes:
+an expression _DEEP_MAX levels tall (a long chain a + b + ...: reported at the chain's start),
+or one that makes the parser hold _DEEP_MAX open symbols (reported at the token where it stopped).
+"""
 
 from __future__ import annotations
 
-import ast as pyast
 import hashlib
 import os
 import pickle
+import re
 import threading
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from .. import __version__
-from . import ast
+from . import ast, limits
 from .errors import PitwallError, RulesSyntaxError, Span, read_text
+from .limits import BLOCK_DEPTH_MAX, EXPR_DEPTH_MAX, INT_DIGITS_MAX, INT_MAX, SOURCE_MAX, STRING_MAX
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "pitwall.lark"
 _GRAMMAR_TEXT = GRAMMAR.read_text(encoding="utf-8")
-_lock = threading.Lock()
+_lock = threading.RLock()
 _parser: Lark | None = None
+_machine: _Machine | None = None
+# Safety nets, far beyond any text within the limits (the deepest needs under 1,000 open symbols):
+# an expression this many levels deep, or that keeps the parser holding this many symbols, is
+# refused at once instead of read to its end (a 2 MB file of "1 + 1 + ..." or "((((...").
+_DEEP_MAX = 10_000
 
 
 def parser(strict: bool = False) -> Lark:
@@ -39,7 +70,7 @@ def _build(strict: bool) -> Lark:
         _GRAMMAR_TEXT,
         parser="lalr",
         lexer="basic",
-        propagate_positions=True,
+        propagate_positions=False,  # _reduce places the nodes: Lark's trees and callbacks go unused
         maybe_placeholders=True,
         strict=strict,
         cache=False if strict else True,
@@ -50,61 +81,18 @@ def _keywords(lark: Lark) -> frozenset[str]:
     return frozenset(t.name for t in lark.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
 
-def _parse_tree(text: str):
-    """Parse, letting a keyword stand as a name wherever the grammar cannot take the keyword.
-
-    Words like `players`, `card` or `score` are keywords in a few declarations but natural names
-    in rules; LALR state merging would otherwise reject them as names after a block or value.
-    """
-    lark = parser()
-    keywords = _keywords(lark)
-    ip = lark.parse_interactive()
-    for tok in lark.lex(text):
-        if tok.type in keywords:
-            choices = ip.choices()
-            if "NAME" in choices and (tok.type not in choices or not _accepts(ip, tok)):
-                tok = Token.new_borrow_pos("NAME", tok.value, tok)
-        ip.feed_token(tok)
-    return ip.feed_eof()
-
-
-def _accepts(ip, tok: Token) -> bool:
-    """Would the parser shift this token after its pending reductions? (States only, no tree.)"""
-    state = ip.parser_state
-    states = state.parse_conf.parse_table.states
-    stack = list(state.state_stack)
-    while True:
-        action = states[stack[-1]].get(tok.type)
-        if action is None:
-            return False
-        kind, arg = action
-        if kind is Shift:
-            return True
-        if arg.expansion:
-            del stack[-len(arg.expansion):]
-        goto = states[stack[-1]].get(arg.origin.name)
-        if goto is None:
-            return False
-        stack.append(goto[1])
-
-
 def parse(text: str, path: str = "<string>") -> ast.SourceFile:
+    text = _clean(text, path)
+    m = _tables()
     try:
-        tree = _parse_tree(text)
-    except UnexpectedInput as e:
-        raise _syntax_error(e, text, path) from None
-    try:
-        items = _ToAst(path).transform(tree)
-    except VisitError as e:
-        if isinstance(e.orig_exc, PitwallError):
-            raise e.orig_exc from None
-        raise
-    return ast.SourceFile(path, tuple(items), span=Span(path, 1, 1, 1, 1))
+        return _run(text, path, m)
+    except (_Unexpected, _BadCharacter) as e:
+        raise _syntax_error(e, text, path, m) from None
 
 
 def parse_file(path: str | Path) -> ast.SourceFile:
     p = Path(path)
-    text = read_text(p, "rules file")
+    text = read_text(p, "rules file", limit=SOURCE_MAX)
     cached = _cache_path(text, str(path))
     if cached is not None and cached.exists():
         try:
@@ -123,17 +111,449 @@ def parse_file(path: str | Path) -> ast.SourceFile:
     return tree
 
 
+def _code_key() -> str:
+    """What besides the text decides a parse: this module, the grammar and the limits."""
+    try:
+        code = Path(__file__).read_bytes()
+    except OSError:
+        code = b""
+    numbers = repr(sorted((k, v) for k, v in vars(limits).items() if k.isupper()))
+    return hashlib.sha256(b"\0".join([code, _GRAMMAR_TEXT.encode(), numbers.encode()])).hexdigest()
+
+
+_CODE_KEY = _code_key()
+
+
 def _cache_path(text: str, path: str) -> Path | None:
     """Parsed files are cached by content (like Lark's grammar cache); PITWALL_NO_CACHE=1 turns it off."""
     if os.environ.get("PITWALL_NO_CACHE"):
         return None
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = hashlib.sha256(f"{__version__}\0{_GRAMMAR_TEXT}\0{path}\0{text}".encode()).hexdigest()[:32]
+    key = hashlib.sha256(f"{__version__}\0{_CODE_KEY}\0{path}\0{text}".encode()).hexdigest()[:32]
     return Path(root) / "pitwall" / f"ast-{key}.pickle"
 
 
+# ---------------------------------------------------------------- the text as a whole
+_ODD_BREAK = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _clean(text: str, path: str) -> str:
+    """Line ends made \\n, a BOM dropped; a text too long or with odd line breaks refused."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if len(text) > SOURCE_MAX // 4 and len(data := text.encode("utf-8", "surrogatepass")) > SOURCE_MAX:
+        line, line_start = data.count(b"\n", 0, SOURCE_MAX) + 1, data.rfind(b"\n", 0, SOURCE_MAX) + 1
+        col = len(data[line_start:SOURCE_MAX].decode("utf-8", "ignore")) + 1
+        raise RulesSyntaxError(f"the file is larger than {SOURCE_MAX:,} bytes: byte {SOURCE_MAX + 1:,} is here",
+                               Span(path, line, col, line, col + 1),
+                               "split it into several files: a game is a folder of rules files")
+    odd = _ODD_BREAK.search(text)
+    if odd is not None:
+        line = text.count("\n", 0, odd.start()) + 1
+        col = odd.start() - text.rfind("\n", 0, odd.start())
+        raise RulesSyntaxError(f"the character {_show(odd.group())} breaks lines for some tools and not for others",
+                               Span(path, line, col, line, col + 1), "remove it: end lines with a plain line break")
+    return text
+
+
+def _show(ch: str) -> str:
+    return repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+
+
+class _BadCharacter(Exception):
+    def __init__(self, pos: int, line: int, col: int):
+        super().__init__(pos)
+        self.pos, self.line, self.col = pos, line, col
+
+
+def _lex(text: str, m: _Machine):
+    """(terminal, text, line, col, end_col) for each token, with Lark's compiled terminals: Lark's
+    basic lexer, minus its Token objects. (No token the parser sees spans lines in this grammar:
+    its end column would then count from its last line.)"""
+    regexes, ignore, keywords, newlines = m.regexes, m.ignore, m.keyword_of, m.newline_types
+    pos, line, line_start, end = 0, 1, 0, len(text)
+    while pos < end:
+        for regex in regexes:
+            found = regex.match(text, pos)
+            if found is not None:
+                break
+        else:
+            raise _BadCharacter(pos, line, pos - line_start + 1)
+        kind, start, pos = found.lastgroup, pos, found.end()
+        first, col = line, start - line_start + 1
+        if kind in newlines:  # terminals that may hold a line break: whitespace, comments
+            value = found.group()
+            n = value.count("\n")
+            if n:
+                line += n
+                line_start = start + value.rindex("\n") + 1
+        if kind in ignore:
+            continue
+        value = found.group()
+        if kind == "NAME":
+            kind = keywords.get(value, "NAME")
+        yield kind, value, first, col, pos - line_start + 1
+
+
+# ---------------------------------------------------------------- literals
+_SPECIAL = re.compile("[\\\\\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")  # a backslash, or no text at all
+_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t"}
+ESCAPE_HINT = ('a string knows four escapes: \\" (a quote), \\\\ (a backslash), \\n (a new line) and \\t (a tab); '
+               "there is no \\u: files are UTF-8, so type any other character as itself")
+
+
+def _check_int(digits: str, path: str, line: int, col: int) -> None:
+    if len(digits) > INT_DIGITS_MAX:
+        message = f"this number has {len(digits):,} digits, more than the {INT_DIGITS_MAX} a whole number may have"
+    elif int(digits) > INT_MAX:
+        message = f"this number is larger than {INT_MAX}, the largest whole number"
+    else:
+        return
+    raise RulesSyntaxError(message, Span(path, line, col, line, col + len(digits)),
+                           f"whole numbers go from -{INT_MAX} to {INT_MAX}")
+
+
+def _unquote(literal: str, path: str = "", line: int = 0, col: int = 0) -> str:
+    """The text of a string literal: its escapes decoded, anything but plain text refused at its column."""
+    body = literal[1:-1]
+    if _SPECIAL.search(body) is None:
+        value = body
+    else:
+        parts, i = [], 0
+        while (found := _SPECIAL.search(body, i)) is not None:
+            j = found.start()
+            parts.append(body[i:j])
+            at = col + 1 + j
+            if body[j] != "\\":
+                raise RulesSyntaxError(f"a control character ({_show(body[j])}) in a string",
+                                       Span(path, line, at, line, at + 1),
+                                       "write \\n for a new line and \\t for a tab; no other control character")
+            escaped = body[j + 1]  # the lexer's STRING never ends in a lone backslash
+            if escaped not in _ESCAPES:
+                shown = escaped if escaped.isprintable() else _show(escaped)
+                raise RulesSyntaxError(f"unknown escape '\\{shown}' in a string", Span(path, line, at, line, at + 2),
+                                       ESCAPE_HINT)
+            parts.append(_ESCAPES[escaped])
+            i = j + 2
+        parts.append(body[i:])
+        value = "".join(parts)
+    if len(value) > STRING_MAX:
+        raise RulesSyntaxError(f"this string is {len(value):,} characters long, more than the {STRING_MAX:,} allowed",
+                               Span(path, line, col, line, col + 1), "shorten it, or split it into several strings")
+    return value
+
+
+# ---------------------------------------------------------------- nesting
+EXPR_HINT = ("every operator, call, field, index, literal and pair of brackets is a level, and a chain like "
+             "a + b + c is one level per operator: name inner parts with let (or a function), or add many "
+             "terms with sum(...)")
+TYPE_HINT = "a list of lists of lists ... is rarely meant: a card or participant with fields says more"
+BLOCK_HINT = ("each if, elif, else, for, while, repeat and simultaneous (and each for in a deck) opens a block "
+              "inside the one around it: move the inner part into a rule or function of its own")
+
+
+def _too_deep(path: str, line: int, col: int, end_line: int, end_col: int, what: str = "expression"):
+    return RulesSyntaxError(f"this {what} is nested more than {EXPR_DEPTH_MAX} levels deep",
+                            Span(path, line, col, end_line, end_col), TYPE_HINT if what == "type" else EXPR_HINT)
+
+
+def _check_shapes(shapes, path: str) -> None:
+    """Expression roots: refuse one with a node inside more than EXPR_DEPTH_MAX others, at the first such node.
+
+    A shape is (height, line, col, end_line, end_col, kids): height counts the nodes on the longest
+    path down, kids are the shapes of the node's sub-expressions in reading order."""
+    for shape in shapes:
+        if shape[0] > EXPR_DEPTH_MAX + 1:
+            depth, node = 0, shape
+            while depth <= EXPR_DEPTH_MAX:  # down to the first node at depth EXPR_DEPTH_MAX + 1
+                node = next(k for k in node[5] if depth + k[0] > EXPR_DEPTH_MAX)
+                depth += 1
+            raise _too_deep(path, *node[1:5])
+
+
+# ---------------------------------------------------------------- the parse loop
+_UNIT, _HELPER, _EXPAND, _EXPR, _FLOW, _ROOT = range(6)
+# Nodes that are one level of an expression; rules that pass their expressions' shapes up unchecked.
+EXPR_NODES = frozenset("cond_expr or_op and_op not_op compare in_op not_in_op add sub mul div mod neg pos field "
+                       "index call aggregate int_lit str_lit true_lit false_lit none_lit var tuple_lit list_lit "
+                       "list_comp new_expr paren".split())
+FLOW_NODES = frozenset("args comprehension".split())
+_TYPE_WORDS = frozenset({"LIST", "PILE"})
+
+
+class _Plan:
+    """How one grammar rule reduces: which children it keeps, and what it makes of them."""
+
+    __slots__ = ("size", "origin", "name", "include", "trailing", "mode", "method", "closes")
+
+    def __init__(self, rule):
+        exp, opts = rule.expansion, rule.options
+        self.size, self.origin = len(exp), rule.origin.name
+        self.name = rule.alias or opts.template_source or rule.origin.name
+        # Lark's child filter with maybe_placeholders: (index, splice a helper's list, Nones before)
+        counts = [0] * (len(exp) + 1)
+        if opts.empty_indices:
+            counts = [len(ones) for ones in "".join(str(int(b)) for b in opts.empty_indices).split("0")]
+        include, nones = [], 0
+        for i, sym in enumerate(exp):
+            nones += counts[i]
+            if opts.keep_all_tokens or not (sym.is_term and sym.filter_out):
+                include.append((i, not sym.is_term and sym.name.startswith("_"), nones))
+                nones = 0
+        self.include, self.trailing = tuple(include), nones + counts[len(exp)]
+        self.method = getattr(_ToAst, self.name, None)
+        self.closes = 1 if self.name == "block" else 2 if self.name == "deck_for" else 0
+        expand1 = opts.expand1 and not rule.alias
+        if self.origin.startswith("_"):
+            self.mode = _HELPER
+        elif expand1 and len(exp) == 1 and len(include) == 1 and not include[0][2] and not self.trailing:
+            self.mode = _UNIT
+        elif expand1:
+            self.mode = _EXPAND
+        elif self.name in EXPR_NODES:
+            self.mode = _EXPR
+        elif self.name in FLOW_NODES:
+            self.mode = _FLOW
+        else:
+            self.mode = _ROOT
+        if self.mode in (_EXPR, _FLOW, _ROOT) and self.method is None:
+            raise AssertionError(f"grammar rule {self.name} has no method in _ToAst")
+
+
+class _Machine:
+    """Lark's LALR tables as plain dicts (a shift is the next state, a reduce its _Plan), and its lexer."""
+
+    def __init__(self, lark: Lark):
+        table = lark.parser.parser.parser.parse_table
+        plans: dict[int, _Plan] = {}
+        self.states: dict[int, dict] = {}
+        for state, actions in table.states.items():
+            row = {}
+            for symbol, (action, arg) in actions.items():
+                if action is Shift:
+                    row[symbol] = arg
+                else:
+                    if id(arg) not in plans:
+                        plans[id(arg)] = _Plan(arg)
+                    row[symbol] = plans[id(arg)]
+            self.states[state] = row
+        self.start, self.end = table.start_states["start"], table.end_states["start"]
+        lexer = lark.parser.lexer
+        self.regexes = lexer.scanner._mres  # the scanner is built first: it also makes lexer.callback
+        if set(lexer.callback) - {"NAME"} or lexer.user_callbacks or lark.options.postlex:
+            raise AssertionError("the grammar needs more of Lark's lexer than _lex does")
+        self.ignore, self.newline_types = frozenset(lexer.ignore_types), frozenset(lexer.newline_types)
+        name = re.compile(lark.get_terminal("NAME").pattern.to_regexp())
+        self.keyword_of = {t.pattern.value: t.name for t in lark.terminals
+                           if t.pattern.type == "str" and name.fullmatch(t.pattern.value)}
+        self.keywords = _keywords(lark)
+        self.words = _terminal_words(lark)
+        # States right after a '{' that opens a statement block (1) or a deck's for (2).
+        self.braces = {}
+        for row in self.states.values():
+            target = row.get("LBRACE")
+            closed = self.states[target].get("RBRACE") if type(target) is int else None
+            if type(closed) is int:  # '{' '}': the state that reduces the empty block tells its rule
+                kind = {p.closes for p in self.states[closed].values() if isinstance(p, _Plan)}
+                if kind in ({1}, {2}):
+                    self.braces[target] = kind.pop()
+        self.units: dict[tuple[int, int, str], int] = {}
+        self.examples: list | None = None
+
+
+def _units(states, below: int, top: int, terminal: str) -> int:
+    """The top state after every unit reduction the terminal triggers in state `top` over `below`."""
+    while True:
+        action = states[top].get(terminal)
+        if not isinstance(action, _Plan) or action.mode is not _UNIT:
+            return top
+        top = states[below][action.origin]
+
+
+def _tables() -> _Machine:
+    global _machine
+    with _lock:
+        if _machine is None:
+            _machine = _Machine(parser())
+        return _machine
+
+
+class _Unexpected(Exception):
+    """The parser has no action for a token: the token, what it expected, and where the parser stood."""
+
+    def __init__(self, kind: str, value: str, line: int, col: int, expected: set[str], depth: int, state: int):
+        super().__init__(value)
+        self.kind, self.value, self.line, self.col = kind, value, line, col
+        self.expected, self.depth, self.state = expected, depth, state
+
+
+def _accepts(states, stack: list[int], terminal: str, end: int = -1) -> bool:
+    """Would the parser shift this terminal after its pending reductions, or end there if it is
+    $END (the end state given)? States only, the stack unchanged."""
+    depth, extra = len(stack), []
+    while True:
+        action = states[extra[-1] if extra else stack[depth - 1]].get(terminal)
+        if action is None:
+            return False
+        if type(action) is int:
+            return True
+        n = action.size
+        keep = max(0, len(extra) - n)
+        depth -= n - (len(extra) - keep)
+        del extra[keep:]
+        goto = states[extra[-1] if extra else stack[depth - 1]].get(action.origin)
+        if goto is None:
+            return False
+        if goto == end:
+            return True
+        extra.append(goto)
+
+
+def _run(text: str, path: str, m: _Machine) -> ast.SourceFile:
+    """Lex and parse, building AST nodes on each reduction.
+
+    A keyword stands as a name wherever the grammar cannot take the keyword: words like `players`,
+    `card` or `score` are keywords in a few declarations but natural names in rules, and LALR state
+    merging would otherwise reject them as names after a block or value.
+    """
+    states, keywords, braces, units = m.states, m.keywords, m.braces, m.units
+    conv = _ToAst(path)
+    sstack = [m.start]  # parser states
+    vstack: list = []  # values: a token's text, AST nodes, lists of them
+    istack: list = []  # per value: (line, col, end_line, end_col, expression shapes or None); None if empty
+    actions = states[m.start]
+    blocks = deck_fors = types = 0
+    prev = ""
+    tokens = _lex(text, m)
+    while True:
+        tok = next(tokens, None)
+        if tok is None:  # the end of the text, where it is
+            line, col = text.count("\n") + 1, len(text) - text.rfind("\n")
+            kind, value, end_col = "$END", "", col
+        else:
+            kind, value, line, col, end_col = tok
+            if kind in keywords:
+                if "NAME" in actions and (kind not in actions or not _accepts(states, sstack, kind)):
+                    kind = "NAME"
+            elif kind == "INT":
+                _check_int(value, path, line, col)
+            elif kind == "STRING":
+                _unquote(value, path, line, col)
+        if kind == "OF":  # `list of` / `pile of` runs: the nesting of a type
+            types = types + 1 if prev in _TYPE_WORDS else 0
+        elif types:
+            if prev == "OF" and types > EXPR_DEPTH_MAX:
+                raise _too_deep(path, line, col, line, end_col, "type")
+            if kind not in _TYPE_WORDS:
+                types = 0
+        prev = kind
+        while True:
+            action = actions.get(kind)
+            if action is None:  # what it could take: the terminals it would shift (or end on) after reducing
+                expected = {t for t in actions if t.isupper() and _accepts(states, sstack, t, m.end)}
+                raise _Unexpected(kind, value, line, col, expected, len(sstack), sstack[-1])
+            if type(action) is int:  # shift
+                sstack.append(action)
+                vstack.append(value)
+                istack.append((line, col, line, end_col, None))
+                actions = states[action]
+                if kind == "LBRACE" and action in braces:
+                    for info in istack[-9:-1]:  # expressions in the statement's head come before its block
+                        if info is not None and info[4]:
+                            _check_shapes(info[4], path)
+                    if braces[action] == 1:
+                        blocks += 1
+                        level = blocks - 1  # a rule's own body is not nested
+                    else:
+                        deck_fors += 1
+                        level = deck_fors
+                    if level > BLOCK_DEPTH_MAX:
+                        raise RulesSyntaxError(f"blocks nested more than {BLOCK_DEPTH_MAX} levels deep",
+                                               Span(path, line, col, line, end_col), BLOCK_HINT)
+                elif len(sstack) > _DEEP_MAX:
+                    raise _too_deep(path, line, col, line, end_col)
+                break
+            if action.mode is _UNIT:  # a child that goes up as it is, span and shapes too
+                # A run of these only swaps the top state, over the same state below: remembered.
+                key = (sstack[-2], sstack[-1], kind)
+                top = units.get(key)
+                if top is None:
+                    top = units[key] = _units(states, sstack[-2], sstack[-1], kind)
+                sstack[-1] = top
+                actions = states[top]
+                continue
+            n = action.size  # reduce
+            if n:
+                values, infos = vstack[-n:], istack[-n:]
+                del sstack[-n:], vstack[-n:], istack[-n:]
+            else:
+                values = infos = ()
+            node, info = _reduce(action, values, infos, conv, path)
+            vstack.append(node)
+            istack.append(info)
+            if action.closes == 1:
+                blocks -= 1
+            elif action.closes == 2:
+                deck_fors -= 1
+            goto = states[sstack[-1]][action.origin]
+            sstack.append(goto)
+            actions = states[goto]
+            if goto == m.end and kind == "$END":
+                return ast.SourceFile(path, tuple(vstack[-1]), span=Span(path, 1, 1, 1, 1))
+
+
+def _reduce(plan: _Plan, values, infos, conv: _ToAst, path: str):
+    """One reduction: Lark's child filter and position propagation, then the node and its shapes."""
+    meta = None
+    for first in infos:
+        if first is not None:
+            for last in reversed(infos):
+                if last is not None:
+                    break
+            meta = (first[0], first[1], last[2], last[3])
+            break
+    children: list = []
+    shapes: list | None = None
+    for i, splice, nones in plan.include:
+        if nones:
+            children += [None] * nones
+        if splice:  # a helper's list (a repetition): reused, as Lark does, so long lists stay linear
+            if children:
+                children += values[i]
+            else:
+                children = values[i]
+        else:
+            children.append(values[i])
+        info = infos[i]
+        if info is not None and info[4]:
+            if shapes is None:
+                shapes = info[4] if splice else list(info[4])
+            else:
+                shapes += info[4]
+    if plan.trailing:
+        children += [None] * plan.trailing
+    mode = plan.mode
+    if mode is _HELPER:
+        return children, (meta + (shapes,) if meta else None)
+    if mode is _EXPAND and len(children) == 1:
+        return children[0], (meta + (shapes,) if meta else None)
+    info = meta + (None,) if meta else None
+    if mode is _EXPR:
+        height = 1 + max(k[0] for k in shapes) if shapes else 1
+        info = meta + ([(height, *meta, tuple(shapes) if shapes else ())],)
+        if height > _DEEP_MAX:  # a long chain: its nodes start where it starts, its root's place too
+            _check_shapes(info[4], path)
+    elif mode is _FLOW:
+        info = meta + (shapes,) if meta else None
+    elif shapes:
+        _check_shapes(shapes, path)
+    return plan.method(conv, info, children), info
+
+
 # ---------------------------------------------------------------- syntax errors
-# Example-driven messages (Lark's match_examples): each label lists snippets that fail in the
+# Example-driven messages (as Lark's match_examples): each label lists snippets that fail in the
 # same parser state as the user's text. The table is data, and tests cover every entry.
 SYNTAX_EXAMPLES: dict[str, tuple[str, list[str]]] = {
     "missing-brace": (
@@ -184,47 +604,81 @@ HINTS = {
 
 _LATER = "const FIRST = 0\n"
 
+# How hints name the terminals that are not one fixed text (those are shown quoted: '=', 'rule').
+TERMINAL_WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a string", "AUGOP": "'+=' or '-='",
+                  "COMP_OP": "a comparison (== != < <= > >=)", "$END": "the end of the file"}
 
-def _syntax_error(e: UnexpectedInput, text: str, path: str) -> RulesSyntaxError:
-    label = None
-    try:
-        # Lark matches on the parser state *and* stack depth, and the first declaration of a file
-        # sits one level shallower than the rest: so each example is tried in both places.
-        examples = {key: snippets + [_LATER + s for s in snippets] for key, (_, snippets) in SYNTAX_EXAMPLES.items()}
-        label = e.match_examples(_parse_tree, examples, use_accepts=True)
-    except Exception:  # noqa: BLE001 - matching is best effort; fall back to the raw message
-        label = None
-    line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
-    width = 1
-    if isinstance(e, UnexpectedToken) and e.token is not None and e.token.type != "$END":
-        width = max(1, len(str(e.token)))
-    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+
+def _terminal_words(lark: Lark) -> dict[str, str]:
+    words = {t.name: f"'{t.pattern.value}'" for t in lark.terminals if t.pattern.type == "str"}
+    words.update(TERMINAL_WORDS)
+    return words
+
+
+def expected_words(terminals) -> list[str]:
+    """The words for what the parser could take, as a hint shows them: words, symbols, keywords."""
+    words = _tables().words
+    return sorted({words.get(t, "something else") for t in terminals},
+                  key=lambda w: (w[0] == "'", w[1:-1].isalpha(), w))
+
+
+def _expected(terminals) -> str:
+    words = expected_words(terminals)
+    if len(words) == 1:
+        return f"expected {words[0]}"
+    return "expected one of: " + ", ".join(words[:10]) + (", ..." if len(words) > 10 else "")
+
+
+def _example_failures(m: _Machine) -> list:
+    """Where each example snippet fails: (label, stack depth, state, terminal, text)."""
+    if m.examples is None:
+        found = []
+        for label, (_, snippets) in SYNTAX_EXAMPLES.items():
+            # The parser state *and* stack depth must match, and the first declaration of a file sits
+            # one level shallower than the rest: so each example is tried in both places.
+            for snippet in snippets + [_LATER + s for s in snippets]:
+                try:
+                    _run(snippet, "<example>", m)
+                except _Unexpected as e:
+                    found.append((label, e.depth, e.state, e.kind, e.value))
+                except (PitwallError, _BadCharacter):
+                    pass
+        m.examples = found
+    return m.examples
+
+
+def _label(e: _Unexpected, m: _Machine) -> str | None:
+    """The example label for an error: the first whose failure has the same state, an exact one first."""
+    candidate = None
+    for label, depth, state, kind, value in _example_failures(m):
+        if (depth, state) == (e.depth, e.state):
+            if (kind, value) == (e.kind, e.value):
+                return label
+            candidate = candidate or label
+    return candidate
+
+
+def _syntax_error(e: _Unexpected | _BadCharacter, text: str, path: str, m: _Machine) -> RulesSyntaxError:
+    if isinstance(e, _BadCharacter):
+        return RulesSyntaxError(f"unexpected character {text[e.pos]!r}", Span(path, e.line, e.col, e.line, e.col + 1),
+                                "remove it, or quote text with \"...\"")
+    if e.kind == "$END":
         lines = text.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
+        line, col, width = len(lines), len(lines[-1]) + 1, 1
+    else:
+        line, col, width = e.line, e.col, max(1, len(e.value))
     span = Span(path, line, col, line, col + width)
+    label = _label(e, m)
     if label:
         message, _ = SYNTAX_EXAMPLES[label]
         return RulesSyntaxError(message, span, HINTS[label])
-    if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        return RulesSyntaxError(f"unexpected character {ch!r}", span, "remove it, or quote text with \"...\"")
-    if isinstance(e, UnexpectedToken) and e.token.type != "$END":
-        expected = ", ".join(sorted(_pretty(t) for t in e.expected)[:8])
-        return RulesSyntaxError(f"unexpected {str(e.token)!r}", span, f"expected one of: {expected}")
+    if e.kind != "$END":
+        shown = e.value if len(e.value) <= 40 else e.value[:37] + "..."
+        return RulesSyntaxError(f"unexpected {shown!r}", span, _expected(e.expected))
     return RulesSyntaxError("unexpected end of file", span, "something is unfinished above")
 
 
-def _pretty(terminal: str) -> str:
-    names = {"NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
-             "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "COMMA": "','", "COLON": "':'"}
-    return names.get(terminal, terminal.lower())
-
-
-# ---------------------------------------------------------------- tree -> AST
-def _unquote(tok: Token) -> str:
-    return pyast.literal_eval(str(tok))
-
-
+# ---------------------------------------------------------------- reductions -> AST
 def _binop(op: str):
     def method(self, meta, children):
         left, right = children
@@ -233,19 +687,20 @@ def _binop(op: str):
     return method
 
 
-@v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst:
+    """One method per grammar alias (or rule): (meta, children) -> node, meta being the rule's
+    (line, col, end_line, end_col, ...) in the text or None when it matched nothing."""
+
     def __init__(self, path: str):
-        super().__init__()
         self.path = path
 
     def sp(self, meta) -> Span:
-        if getattr(meta, "empty", True) and not hasattr(meta, "line"):
+        if meta is None:
             return Span(self.path, 0, 0, 0, 0)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        return Span(self.path, meta[0], meta[1], meta[2], meta[3])
 
-    def tok(self, t: Token) -> Span:
-        return Span(self.path, t.line, t.column, t.end_line, t.end_column)
+    def text(self, literal: str) -> str:
+        return _unquote(literal)
 
     # files
     def start(self, meta, children):
@@ -271,18 +726,16 @@ class _ToAst(Transformer):
         for key, value in settings:
             s.update(value) if key == "players" else s.__setitem__(key, value)
         if s["kind"] is None or s["play"] is None:
-            from .errors import RulesSyntaxError as E
-
-            raise E("a game needs 'players KIND MIN to MAX' and 'play RULE'", self.sp(meta),
-                    "for example: players Player 2 to 6  play main")
-        return ast.GameDecl(str(name), _unquote(title), s["kind"], s["lo"], s["hi"], s["names"], s["score"],
+            raise RulesSyntaxError("a game needs 'players KIND MIN to MAX' and 'play RULE'", self.sp(meta),
+                                   "for example: players Player 2 to 6  play main")
+        return ast.GameDecl(str(name), self.text(title), s["kind"], s["lo"], s["hi"], s["names"], s["score"],
                             s["play"], span=self.sp(meta), view=s["view"])
 
     def game_players(self, meta, c):
         return "players", dict(kind=str(c[0]), lo=int(c[1]), hi=int(c[2]))
 
     def game_names(self, meta, c):
-        return "names", tuple(_unquote(t) for t in c)
+        return "names", tuple(self.text(t) for t in c)
 
     def game_score(self, meta, c):
         return "score", str(c[0])
@@ -299,11 +752,11 @@ class _ToAst(Transformer):
                             member_spans=tuple(m[2] for m in c[1:]))
 
     def enum_member(self, meta, c):
-        return str(c[0]), _unquote(c[1]) if len(c) > 1 else None, self.sp(meta)
+        return str(c[0]), self.text(c[1]) if len(c) > 1 else None, self.sp(meta)
 
     def _record(self, what, meta, c):
         name, show, *fields = c
-        return ast.RecordDecl(what, str(name), _unquote(show) if show else None, tuple(fields), span=self.sp(meta))
+        return ast.RecordDecl(what, str(name), self.text(show) if show else None, tuple(fields), span=self.sp(meta))
 
     def card_decl(self, meta, c):
         return self._record("card", meta, c)
@@ -339,7 +792,7 @@ class _ToAst(Transformer):
         return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta))
 
     def setting_decl(self, meta, c):
-        doc = _unquote(c[3]) if len(c) > 3 and c[3] is not None else ""
+        doc = self.text(c[3]) if len(c) > 3 and c[3] is not None else ""
         return ast.ConstDecl(str(c[0]), c[1], span=self.sp(meta), setting=doc or True, bounds=c[2])
 
     def setting_range(self, meta, c):
@@ -366,14 +819,14 @@ class _ToAst(Transformer):
         return ast.Param(str(c[0]), c[1], span=self.sp(meta))
 
     def event_decl(self, meta, c):
-        return ast.EventDecl(str(c[0]), c[1], _unquote(c[2]), span=self.sp(meta))
+        return ast.EventDecl(str(c[0]), c[1], self.text(c[2]), span=self.sp(meta))
 
     def modify_decl(self, meta, c):
         return ast.ModifyDecl(str(c[0]), c[1], c[2], span=self.sp(meta))
 
     def variant_decl(self, meta, c):
         players = (int(c[2]), int(c[3])) if len(c) > 2 else None
-        return ast.VariantDecl(str(c[0]), _unquote(c[1]), span=self.sp(meta), players=players)
+        return ast.VariantDecl(str(c[0]), self.text(c[1]), span=self.sp(meta), players=players)
 
     def scenario_decl(self, meta, c):
         title, *settings = c
@@ -384,7 +837,7 @@ class _ToAst(Transformer):
                 decisions.append(value)
             else:
                 s[key] = value
-        return ast.ScenarioDecl(_unquote(title), s["game"], s["variants"], s["players"], s["seed"], s["setup"],
+        return ast.ScenarioDecl(self.text(title), s["game"], s["variants"], s["players"], s["seed"], s["setup"],
                                 s["run"], tuple(decisions), span=self.sp(meta))
 
     def sc_game(self, meta, c):
@@ -394,7 +847,7 @@ class _ToAst(Transformer):
         return "variants", tuple(str(t) for t in c)
 
     def sc_players(self, meta, c):
-        return "players", tuple(_unquote(t) for t in c)
+        return "players", tuple(self.text(t) for t in c)
 
     def sc_seed(self, meta, c):
         return "seed", int(c[0])
@@ -409,7 +862,7 @@ class _ToAst(Transformer):
         return "run", c[0]
 
     def sc_decide(self, meta, c):
-        return "decide", ast.Decide(_unquote(c[0]), str(c[1]), _unquote(c[2]), span=self.sp(meta))
+        return "decide", ast.Decide(self.text(c[0]), str(c[1]), self.text(c[2]), span=self.sp(meta))
 
     # types
     def type_name(self, meta, c):
@@ -470,7 +923,7 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, c):
         target, options, by, prompt, prefer = c
-        return ast.Choose(target, options, by, _unquote(prompt) if prompt else None, prefer, span=self.sp(meta))
+        return ast.Choose(target, options, by, self.text(prompt) if prompt else None, prefer, span=self.sp(meta))
 
     def simultaneous_stmt(self, meta, c):
         return ast.Simultaneous(str(c[0]), c[1], c[2], span=self.sp(meta))
@@ -515,6 +968,9 @@ class _ToAst(Transformer):
     def pos(self, meta, c):
         return c[0]
 
+    def paren(self, meta, c):
+        return c[0]
+
     def field(self, meta, c):
         return ast.Field(c[0], str(c[1]), span=self.sp(meta))
 
@@ -538,7 +994,7 @@ class _ToAst(Transformer):
         return ast.Int(int(c[0]), span=self.sp(meta))
 
     def str_lit(self, meta, c):
-        return ast.Str(_unquote(c[0]), span=self.sp(meta))
+        return ast.Str(self.text(c[0]), span=self.sp(meta))
 
     def true_lit(self, meta, c):
         return ast.Bool(True, span=self.sp(meta))

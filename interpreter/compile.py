@@ -96,7 +96,7 @@ class Gen:
     def charge(self, span: Span, body) -> None:
         """One shared step budget per game stops runaway loops and calls at their source line. A
         pass costs the nodes it evaluates (a long body is no cheaper than a loop over it)."""
-        self.line(f"_budget[0] -= {1 + _weight(body)}", span)
+        self.line(f"_budget[0] -= {PASS_COST + _weight(body)}", span)
         self.line("if _budget[0] < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
@@ -127,8 +127,8 @@ class Gen:
         self.line("_telling = _rt.telling")
         self.line("_BT = _rt.budget_total")
         # the game's own budget, in place of the one the rules load with
-        self.line("_budget, _over, _spend, _cat, _range = (_rt.metered[n] for n in "
-                  "('_budget', '_over', '_spend', '_cat', '_range'))")
+        self.line("_budget, _over, _spend, _cat, _range, _sort_spend = (_rt.metered[n] for n in "
+                  "('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -201,7 +201,7 @@ class Gen:
     def deck_entries(self, entries, card: str) -> None:
         for e in entries:
             if isinstance(e, ast.DeckFor):
-                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {1 + _weight(e.entries)}):", e.span)
+                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {PASS_COST + _weight(e.entries)}):", e.span)
                 self.indent += 1
                 self.deck_entries(e.entries, card)
                 self.line("pass")
@@ -311,7 +311,7 @@ class Gen:
 
     def stmt_For(self, s: ast.For):
         # the whole pass is paid on entry: a step per item (nested loops multiply)
-        it = f"_spend({self.expr(s.iter)}, {1 + _weight(s.body)})"
+        it = f"_spend({self.expr(s.iter)}, {PASS_COST + _weight(s.body)})"
         if self.type_of(s.iter).kind == "pile":
             it = f"tuple({it})"  # iterate over a snapshot: the body may move cards out of the pile
         self.line(f"for l_{s.var} in {it}:", s.span)
@@ -387,7 +387,7 @@ class Gen:
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
         self.line(f"_sim_begin({self.sid(s.span)})", s.span)
-        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {1 + _weight(s.body)}):", s.span)
+        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + _weight(s.body)}):", s.span)
         self.indent += 1
         self.sim_var = s.var
         self.block(s.body)
@@ -483,12 +483,13 @@ class Gen:
         if n in ("len", "count"):  # the length is known: no work in proportion to it
             return f"len({args[0]})"
         if n in SIMPLE_BUILTINS:  # over a collection, the work is in proportion to its length
-            arg = f"_spend({args[0]})" if self.type_of(c.args[0]).kind in ("list", "pile") else args[0]
+            spend = "_sort_spend" if n == "sort" else "_spend"
+            arg = f"{spend}({args[0]})" if self.type_of(c.args[0]).kind in ("list", "pile") else args[0]
             return f"{SIMPLE_BUILTINS[n]}({arg})"
         return {
             "clamp": lambda: f"min(max({args[0]}, {args[1]}), {args[2]})",
             "reverse": lambda: f"list(reversed(_spend({args[0]})))",
-            "unique": lambda: f"list(dict.fromkeys(_spend({args[0]})))",
+            "unique": lambda: f"list(dict.fromkeys(_spend({args[0]}, 3)))",
             "first": lambda: _end_of(args[0], "0", "_first"),
             "last": lambda: _end_of(args[0], "-1", "_last"),
             "top": lambda: _end_of(args[0], "-1", "_last"),
@@ -522,7 +523,7 @@ class Gen:
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
         # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
-        it = f"_spend({self.expr(c.iter)}, {1 + _weight((c.elem, c.cond, c.key))})"
+        it = f"_spend({self.expr(c.iter)}, {ITEM_COST + _weight((c.elem, c.cond, c.key))})"
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
@@ -548,13 +549,13 @@ class Gen:
             return f"[{self.comp(c)}]"
         if c.key is None:
             if n == "sort":
-                return f"sorted([{self.comp(c)}], reverse={c.desc})"
+                return f"sorted(_sort_spend([{self.comp(c)}]), reverse={c.desc})"
             return f"_{n}([{self.comp(c)}])"
         def pair():
             return f"({self.expr(c.key)}, {self.expr(c.elem)})"
 
         if n == "sort":
-            return f"_sort_by([{self.comp(c, pair)}], {c.desc})"
+            return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
         return f"_{n}_by([{self.comp(c, pair)}])"
 
     def expr_ListLit(self, e):
@@ -588,6 +589,10 @@ class Gen:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
 
 
+# What a loop pass and a comprehension item cost beyond the nodes they work out: Python's own work
+# for a pass (the jump, the budget) is worth a few nodes, and the cheapest loop must not outrun
+# the budget's few seconds.
+PASS_COST, ITEM_COST = 8, 2
 _LOOPS = (ast.For, ast.While, ast.Repeat, ast.Simultaneous, ast.DeckFor)
 
 

@@ -14,9 +14,9 @@ TEXT_MAX = 100_000  # characters in one text value
 LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
 # Steps: every pass of a loop, every call and every item of a comprehension costs the nodes of
 # rules it works out (a statement, an operator, a value: about one each); scans and copies of a
-# collection cost its length. The shipped games spend about 100,000 steps a race; a runaway
+# collection cost its length. The shipped games spend at most 130,000 steps a race; a runaway
 # loop meets the budget in a few seconds.
-STEP_BUDGET = 250_000_000
+STEP_BUDGET = 200_000_000
 LOAD_BUDGET = 10_000_000  # the same, for constants and decks while the rules load
 NARRATION_MAX = 100_000_000  # characters a game tells (its record's events and decisions)
 DECK_MAX = 100_000  # cards in all decks together

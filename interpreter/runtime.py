@@ -236,17 +236,24 @@ def metered(budget: list) -> dict:
         # a range is a list: bounded like every list, and paid for number by number
         if hi - lo >= LIST_MAX:
             raise LimitExceeded(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {LIST_MAX} are allowed")
-        numbers = list(range(lo, hi + 1))
-        spend(numbers, 4)  # each number a new object: dearer than a slot of a list
-        return numbers
+        spend(range(lo, hi + 1), 20)  # each number a new object kept in memory: dearer than a step
+        return list(range(lo, hi + 1))
+
+    decked = [0]  # cards made so far, in all decks
 
     def room(cards: list, n: int):
         # a deck row of N copies, at load time: all decks together hold at most DECK_MAX cards
-        if len(cards) + n > DECK_MAX:
+        decked[0] += n
+        if decked[0] > DECK_MAX:
             raise LimitExceeded(f"the decks would hold more than {DECK_MAX} cards")
         spend(range(n))
 
-    return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_}
+    def sort_spend(xs):
+        # sorting costs n log n comparisons, not n
+        return spend(xs, 2 + len(xs).bit_length())
+
+    return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
+            "_sort_spend": sort_spend}
 
 
 NAMESPACE = {

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -10,7 +12,8 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .interpreter.errors import PitwallError, render
+from .interpreter.errors import PitwallError, ReaderStopped, render
+from .interpreter.limits import GAMES_MAX, INT_DIGITS_MAX, SEED_MAX
 
 
 class UserError(click.ClickException):
@@ -23,7 +26,21 @@ class UserError(click.ClickException):
         self.error = error
 
     def show(self, file=None):
-        click.echo(render(self.error), err=True)
+        _say(_rendered(self.error))
+
+
+def _rendered(error: PitwallError) -> str:
+    from .interpreter.record import RecordFileError, render_error
+
+    return render_error(error) if isinstance(error, RecordFileError) else render(error)
+
+
+def _say(text: str) -> None:
+    """A line on stderr, which may be gone too (a closed terminal): then there is nobody to tell."""
+    try:
+        click.echo(text, err=True)
+    except OSError:
+        pass
 
 
 def guarded(fn):
@@ -40,11 +57,31 @@ def guarded(fn):
     return wrapper
 
 
-def _writable(path: Path, option: str, keep: bool = False) -> None:
-    try:
-        path.open("a" if keep else "w", encoding="utf-8").close()
-    except OSError as e:
-        raise click.BadParameter(f"cannot write {str(path)!r}: {e.strerror}", param_hint=option) from None
+class Whole(click.ParamType):
+    """A whole number from lo to hi; its digits are counted before Python converts them, so a
+    number of 5,000 digits is a usage error like any other, and is never echoed whole."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int | None = None):
+        self.lo, self.hi = lo, hi
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            number = value
+        else:
+            text = str(value).strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > INT_DIGITS_MAX:
+                shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
+                self.fail(f"{shown!r} is not a whole number {self.bounds()}", param, ctx)
+            number = int(text)
+        if number < self.lo or (self.hi is not None and number > self.hi):
+            self.fail(f"{number} is not {self.bounds()}", param, ctx)
+        return number
+
+    def bounds(self) -> str:
+        return f"from {self.lo} to {self.hi}" if self.hi is not None else f"of at least {self.lo}"
 
 
 def variant_option(fn):
@@ -99,10 +136,10 @@ def _setting_options(args: list[str]) -> list[tuple[str, str]]:
 def many_games_options(fn):
     """The options simulate and compare share: who plays, how many games, on what seeds."""
     for option in reversed([
-        click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players."),
-        click.option("--games", "-n", "count", type=click.IntRange(1), default=1000, show_default=True,
-                     help="Games to play (game i on seed S+i)."),
-        click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes."),
+        click.option("--players", "-p", type=Whole(1, 99), help="Number of players."),
+        click.option("--games", "-n", "count", type=Whole(1, GAMES_MAX), default=1000, show_default=True,
+                     help=f"Games to play (game i on seed S+i), at most {GAMES_MAX}."),
+        click.option("--jobs", "-j", type=Whole(1), default=1, show_default=True, help="Worker processes."),
         seed_option,
         click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
                      help="As for play; default random."),
@@ -118,6 +155,9 @@ def _play_many(loaded, names, agents, count, seed, jobs, command, count_events=F
     from .interpreter.engine import agent_names
     from .interpreter.simulate import simulate as run
 
+    if seed + count - 1 > SEED_MAX:
+        raise click.BadParameter(f"{count} games from seed {seed} would play seeds past {SEED_MAX}, the largest",
+                                 param_hint="--seed")
     seats = agent_names(list(agents), len(names), "random")
     if "human" in seats:
         raise click.UsageError(f"{command} plays without people; choose random, first or heuristic agents")
@@ -126,8 +166,8 @@ def _play_many(loaded, names, agents, count, seed, jobs, command, count_events=F
 
 
 def seed_option(fn):
-    return click.option("--seed", "-s", type=int, default=1, show_default=True,
-                        help="Seed of the game's generator.")(fn)
+    return click.option("--seed", "-s", type=Whole(0, SEED_MAX), default=1, show_default=True,
+                        help=f"Seed of the game's generator, 0 to {SEED_MAX}.")(fn)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -271,19 +311,23 @@ def _setup(game, variants, players, names, settings=()):
 @cli.command(context_settings=WITH_SETTINGS)
 @click.argument("game")
 @variant_option
-@click.option("--players", "-p", type=click.IntRange(1, 99), help="Number of players (default: the fewest allowed).")
+@click.option("--players", "-p", type=Whole(1, 99), help="Number of players (default: the fewest allowed).")
 @click.option("--names", help="Comma-separated player names.")
 @seed_option
 @click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
               help="random, first, heuristic or human; SEAT=AGENT for one seat. human alone takes seat 1.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the game record (JSON Lines) here.")
+              help="Write the game record (JSON Lines) here, line by line as the game goes.")
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each event (q stops; --record keeps the game).")
 @settings_option
 @guarded
 def play(ctx, game, variants, players, names, seed, agents, record_path, decisions, step, sets):
     """Play a seeded game and narrate it.
+
+    With --record, each line of the record is written the moment it happens, so a game stopped
+    any way (q, end of input, Ctrl-C, a kill, a closed pipe) keeps the game so far, for
+    `pitwall resume`. An earlier file there is replaced only once the new game has started.
 
     \b
     Example:
@@ -292,39 +336,103 @@ def play(ctx, game, variants, players, names, seed, agents, record_path, decisio
         pitwall play GAME --set NAME=VALUE     (or --NAME VALUE: any setting of the game)
     """
     from .interpreter.engine import agent_names, new_game
-    from .interpreter.errors import ReaderStopped
-    from .interpreter.record import entry_line, record_lines, result_line, save_lines
+    from .interpreter.record import entry_line, result_line
 
     loaded, names_ = _setup(game, variants, players, names, _settings(sets, ctx.args))
     seats = agent_names(list(agents), len(names_), "heuristic")
-    if record_path:
-        _writable(record_path, "--record")  # before the game, so a long game is never played for nothing
     tell = _teller(decisions, step)
-    g, header = new_game(loaded, names_, seats, seed, listener=lambda entry: tell(entry_line(loaded, entry)))
-    try:
-        g.run()
-    except (PitwallError, KeyboardInterrupt, ReaderStopped) as stop:
-        if record_path:  # nothing lost: the game so far is kept, to resume or to study
-            save_lines(record_path, record_lines(g, header, finished=False))
-            _saved(record_path, stop)
-        if isinstance(stop, ReaderStopped):
-            if not record_path:
-                click.echo("Stopped. (With --record FILE, pitwall resume FILE goes on later.)", err=True)
+    writer = None
+
+    def listen(entry: tuple) -> None:
+        line = entry_line(loaded, entry)
+        if writer is not None:
+            writer.write(line)  # the record first: a stdout that closes loses no line of it
+        tell(line)
+
+    g, header = new_game(loaded, names_, seats, seed, listener=listen)
+    with _stoppable():
+        try:
+            writer = _new_record(record_path, header) if record_path else None
+            with writer or contextlib.nullcontext():
+                g.run()
+                line = result_line(g)
+                if writer is not None:
+                    writer.write(line)
+                tell(line)
+        except (PitwallError, KeyboardInterrupt, ReaderStopped, Stopped) as stop:
+            _stopped(stop, record_path, kept=writer is not None)
             return
-        raise
-    tell(result_line(g))
     if record_path:
-        save_lines(record_path, record_lines(g, header))
-        click.echo(f"Record written to {record_path}", err=True)
+        _say(f"Record written to {record_path}")
+
+
+def _new_record(path: Path, header):
+    """The record file, its header written: before the game, so a long game is never played for nothing."""
+    from .interpreter.record import RecordWriter
+
+    try:
+        return RecordWriter.create(path, header)
+    except OSError as e:
+        raise click.BadParameter(f"cannot write {str(path)!r}: {e.strerror}", param_hint="--record") from None
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP: end the game now. Not an Exception, so nothing on the way catches it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stoppable():
+    """While a game runs, SIGTERM and SIGHUP end it as Ctrl-C does: the record so far is told
+    about and the process exits at once (its lines are on disk already, whatever happens)."""
+    signals = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+
+    def stop(signum, frame):
+        for s in signals:  # a second signal while stopping ends the process the usual way
+            signal.signal(s, signal.SIG_DFL)
+        raise Stopped(signum)
+
+    try:
+        before = {s: signal.signal(s, stop) for s in signals}
+    except ValueError:  # not the main thread (an embedding program): its own handling stays
+        before = {}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def _stopped(stop: BaseException, path: Path | None, kept: bool = True) -> None:
+    """A game stopped part-way: say where the game so far is, then end as the stop asks (a reader's
+    q quietly, a signal with its exit code, the rest by raising on)."""
+    if _PROMPT[0]:  # a --step prompt waits on its line: the message gets a line of its own
+        _PROMPT[0] = False
+        _say("")
+    if isinstance(stop, Stopped):
+        name = signal.Signals(stop.signum).name
+        where = f"; the game so far is in {path}: pitwall resume {path} goes on" if path and kept else ""
+        _say(f"Stopped by {name}{where}")
+        raise click.exceptions.Exit(128 + stop.signum)
+    if path and kept:
+        _saved(path, stop)
+    if isinstance(stop, ReaderStopped):
+        if not path:
+            _say("Stopped. (With --record FILE, pitwall resume FILE goes on later.)")
+        return
+    raise stop
 
 
 def _saved(path: Path, stop: BaseException) -> None:
     from .interpreter.errors import RuleRuntimeError
 
     if isinstance(stop, RuleRuntimeError):  # the rules failed: resuming would fail the same way
-        click.echo(f"The game up to the error is saved in {path}.", err=True)
+        _say(f"The game up to the error is saved in {path}.")
     else:
-        click.echo(f"The game so far is saved in {path}; go on with: pitwall resume {path}", err=True)
+        _say(f"The game so far is saved in {path}; go on with: pitwall resume {path}")
 
 
 def _teller(decisions: bool, step: bool = False):
@@ -350,30 +458,38 @@ def _teller(decisions: bool, step: bool = False):
 
 @cli.command(short_help='Go on with a recorded game that stopped part-way.')
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
+              help="Who plays on, as for play; the other seats keep the agents the record names.")
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each new event (q stops, keeping the game).")
 @guarded
-def resume(record, decisions, step):
-    """Go on with a game saved part-way (play --record, stopped), saving it again as it goes.
+def resume(record, agents, decisions, step):
+    """Go on with a game saved part-way (play --record, stopped), writing on as it goes.
 
-    The record's decisions are replayed and checked; then each seat's agent (a person at the
-    terminal too) plays on. RECORD is rewritten with the whole game, or with the game so far if
-    it stops again.
+    The record's decisions are replayed and checked, each against the agent of its seat; then
+    each seat's agent (a person at the terminal too) plays on, and RECORD grows line by line. A
+    last line cut mid-way (the game was killed while writing it) is left out. With --agent, a
+    seat plays on with another agent, which must be one that could have made its decisions so
+    far (a person can take any seat over); the record's header then names it.
 
     \b
     Example:
         pitwall play GAME --agent human --record game.jsonl   (stopped part-way)
         pitwall resume game.jsonl
+        pitwall resume game.jsonl --agent 2=human
     """
     from collections import deque
 
-    from .interpreter.engine import seat_agents
-    from .interpreter.errors import ReaderStopped
-    from .interpreter.record import dumps_line, read_record, replay, save_lines, text_of
+    from .interpreter.engine import agent_names
+    from .interpreter.record import read, replay, rules_of, text_of
 
-    header, body = read_record(record)
-    _writable(record, "RECORD", keep=True)  # it is rewritten as the game goes on: find out now
-    lines = [header.line()] + [dumps_line(line) for line in body]
+    rec = read(record, warn=lambda note: _say(note.render()))
+    if rec.finished:
+        raise rec.error(len(rec.texts), "this game is over: there is nothing to resume",
+                        hint=f"pitwall replay {record} shows it")
+    rules_of(rec)  # the header's game, players and rules hash, before anything is said about who plays
+    seats = agent_names(list(agents), len(rec.header.players), "heuristic", base=list(rec.header.agents))
+    _tell_who_plays_on(rec, seats)
     recent: deque[str] = deque(maxlen=5)  # the last events before the stop, to pick up the thread
     checked = [0]
     tell = _teller(decisions, step)
@@ -383,26 +499,50 @@ def resume(record, decisions, step):
         text = text_of(line)
         if text:
             recent.append(text)
-        if checked[0] == len(body):  # the record ends here: recap, before anyone is asked anything
-            click.echo(f"... {len(body)} lines of {record} replayed and checked; the last events:")
+        if checked[0] == len(rec.body):  # the record ends here: recap, before anyone is asked anything
+            click.echo(f"... {len(rec.body)} lines of {record} replayed and checked; the last events:")
             click.echo("\n".join(recent))
             click.echo("--- the game goes on")
 
+    writer = None
+
     def on_new(line: dict) -> None:
-        lines.append(dumps_line(line))
+        writer.write(line)
         tell(line)
 
-    try:
-        replay(record, on_old, go_on=lambda h: seat_agents(list(h.agents), h.seed), on_new=on_new)
-    except (PitwallError, KeyboardInterrupt, ReaderStopped) as stop:
-        if len(lines) > len(body) + 1:  # it went on before stopping again
-            save_lines(record, lines)
-            _saved(record, stop)
-        if isinstance(stop, ReaderStopped):
+    with _stoppable():
+        try:
+            with _record_to_go_on(rec, seats) as writer:
+                replay(rec, on_old, play_on=seats, on_new=on_new)
+        except (PitwallError, KeyboardInterrupt, ReaderStopped, Stopped) as stop:
+            _stopped(stop, record, kept=writer is not None and writer.written > 0)
             return
-        raise
-    save_lines(record, lines)
-    click.echo(f"Record written to {record}", err=True)
+    _say(f"Record written to {record}")
+
+
+def _record_to_go_on(rec, seats: list[str]):
+    """The record, to write on after its last whole line; its header names the agents that play on."""
+    from .interpreter.record import RecordWriter
+
+    try:
+        return RecordWriter.go_on(rec, seats)
+    except OSError as e:
+        raise click.BadParameter(f"cannot write {str(rec.path)!r}: {e.strerror}", param_hint="RECORD") from None
+
+
+def _tell_who_plays_on(rec, seats: list[str]) -> None:
+    """The header says who plays on; where nobody can check that against the record (a person can
+    pick anything), say so: a record from elsewhere must not quietly decide who plays."""
+    from .interpreter.record import RecordNote, unchecked_seats
+
+    unchecked = unchecked_seats(rec.header, seats)
+    if unchecked:
+        who = ", ".join(f"{rec.header.players[i]} (seat {i + 1})" for i in unchecked)
+        line = rec.line(1)
+        _say(RecordNote(line.span(("agents",)), f"the record's header says a person plays on for {who}; its "
+                        "decisions cannot confirm that, as a person can pick anything", line.text,
+                        f"--agent {unchecked[0] + 1}=AGENT plays the seat on with an agent that could have made its "
+                        "decisions so far").render())
 
 
 @cli.command()
@@ -413,13 +553,15 @@ def resume(record, decisions, step):
 def replay(record, step, decisions):
     """Re-run a game record, verify every line, and narrate it.
 
+    Each decision is also checked against the agent the record names for its seat (first,
+    heuristic and random pick the same again; a human seat can pick anything).
+
     \b
     Example:
         pitwall replay game.jsonl --step
     """
-    from .interpreter.errors import ReaderStopped
+    from .interpreter.record import read, text_of, unchecked_seats
     from .interpreter.record import replay as run_replay
-    from .interpreter.record import text_of
 
     told = [0]
 
@@ -431,23 +573,30 @@ def replay(record, step, decisions):
             if step and "event" in line:
                 _wait_for_reader()
 
+    rec = read(record, warn=lambda note: _say(note.render()))
     try:
-        run_replay(record, tell)
+        run_replay(rec, tell)
     except ReaderStopped:
-        click.echo(f"Replay stopped after {told[0]} events; the rest is not checked.", err=True)
+        _say(f"Replay stopped after {told[0]} events; the rest is not checked.")
         return
-    click.echo(f"Replay matches the record ({record})", err=True)
+    people = unchecked_seats(rec.header, list(rec.header.agents))
+    anyone = "".join(f"; {rec.header.players[i]} (human) could pick anything" for i in people)
+    _say(f"Replay matches the record ({record}){anyone}")
+
+
+_PROMPT = [False]  # whether a --step prompt waits on stderr, its line still open
 
 
 def _wait_for_reader() -> None:
     """--step: Enter goes on; q (or the end of input) stops the replay."""
-    from .interpreter.errors import ReaderStopped
-
     click.echo("[Enter: next, q: stop] ", nl=False, err=True)
+    _PROMPT[0] = True  # until answered: a signal that stops the game meanwhile finds the line open
     try:
         answer = input()
     except EOFError:
+        _PROMPT[0] = False
         raise ReaderStopped from None
+    _PROMPT[0] = False
     if answer.strip().lower() in ("q", "quit"):
         raise ReaderStopped
 

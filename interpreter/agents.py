@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import click
 
@@ -13,6 +14,9 @@ from .runtime import describe, field_of
 class Agent:
     name = "agent"
     asks_always = False  # called even when only one option is legal (to see or check every decision)
+    # Asked again at the same decision, it picks the same (a function of the position, or of its
+    # own seeded generator asked in the same order): a replay can check a record's picks against it.
+    checkable = True
 
     def pick(self, game, by, decision: str, options: list, prompt, prefer) -> int:
         raise NotImplementedError
@@ -54,16 +58,25 @@ class Heuristic(Agent):
 
 
 class Scripted(Agent):
-    """Plays decisions from a list (a record or a scenario), checking each is the one asked."""
+    """Plays decisions from a list (a record or a scenario), checking each is the one asked.
+
+    With `check` (the agents a record names, seated), each pick with a choice is also checked
+    against the agent of its participant, wherever that agent can be asked again (not a person).
+    """
 
     name = "scripted"
     asks_always = True  # records list forced decisions too, so the script must see every one
 
-    def __init__(self, decisions: list, where: str, fallback: Agent | None = None):
-        self.decisions = decisions  # (by, name, option text or None, index or None, location)
+    def __init__(self, decisions: list, where: str, fallback: Agent | None = None, check: Seated | None = None,
+                 mismatch_hint: Callable[[object], str] | None = None):
+        # (by, name, option text or None, index or None, location): a location is a scenario's
+        # "file:line:col" text, or an object whose error(message, key, hint) points into a record
+        self.decisions = decisions
         self.next = 0
         self.where = where
         self.fallback = fallback
+        self.check = check
+        self.mismatch_hint = mismatch_hint
 
     def pick(self, game, by, decision, options, prompt, prefer):
         if self.next >= len(self.decisions):
@@ -73,20 +86,42 @@ class Scripted(Agent):
         want_by, want_name, text, index, loc = self.decisions[self.next]
         self.next += 1
         if want_by != by.name or want_name != decision:
-            raise RecordError(f"{loc}: expected {want_by}'s {want_name!r}, "
-                              f"but the game asks {by.name}'s {decision!r}")
+            raise _error(loc, "by" if want_by != by.name else "decision",
+                         f"the replay diverges here: the game asks {by.name}'s {decision!r}, "
+                         f"not {want_by}'s {want_name!r}")
         texts = [describe(o) for o in options]
-        if index is not None:
-            if not 0 <= index < len(options):
-                raise RecordError(f"{loc}: option {index} is out of range: {decision!r} has {len(options)} options")
-            if text is not None and texts[index] != text:
-                raise RecordError(f"{loc}: option {index} of {decision!r} is {texts[index]!r} now, "
-                                  f"the record says {text!r}")
-            return index
-        if text not in texts:
-            raise RecordError(f"{loc}: {text!r} is not a legal {decision!r} for {by.name}",
-                              hint="legal: " + ", ".join(texts))
-        return texts.index(text)
+        if index is None:
+            if text not in texts:
+                raise _error(loc, "option", f"{text!r} is not a legal {decision!r} for {by.name}",
+                             "legal: " + ", ".join(texts))
+            index = texts.index(text)
+        elif not 0 <= index < len(options):
+            raise _error(loc, "pick", f"option {index} is out of range: {decision!r} has {len(options)} options")
+        elif text is not None and texts[index] != text:
+            raise _error(loc, "option", f"option {index} of {decision!r} is {texts[index]!r} now, "
+                         f"the record says {text!r}")
+        if self.check is not None and len(options) > 1:
+            self._check(game, by, decision, options, prompt, prefer, index, loc, texts)
+        return index
+
+    def _check(self, game, by, decision, options, prompt, prefer, index, loc, texts) -> None:
+        # A random agent is asked too, even where it cannot be wrong: its generator then stands
+        # where it stood in the game, for the next check and for a resumed game to go on from.
+        agent = self.check.agent_of(by)
+        if not agent.checkable:
+            return
+        want = agent.pick(game, by, decision, options, prompt, prefer)
+        if want != index:
+            who = f"{by.name}'s agent" if by.is_player else f"{by.name}, a participant the rules made, has the agent"
+            raise _error(loc, "pick", f"{who} {agent.name!r} picks option {want} ({texts[want]!r}) here, "
+                         f"not option {index} ({texts[index]!r})",
+                         self.mismatch_hint(by) if self.mismatch_hint else None)
+
+
+def _error(loc, key: str, message: str, hint: str | None = None) -> RecordError:
+    if isinstance(loc, str):  # a scenario's decide line, as "file:line:col"
+        return RecordError(f"{loc}: {message}", hint=hint)
+    return loc.error(message, key, hint)
 
 
 class Seated(Agent):
@@ -98,8 +133,11 @@ class Seated(Agent):
         self.seats = seats
         self.auto = auto
 
+    def agent_of(self, by) -> Agent:
+        return self.seats[by.seat] if by.is_player else self.auto
+
     def pick(self, game, by, decision, options, prompt, prefer):
-        agent = self.seats[by.seat] if by.is_player else self.auto
+        agent = self.agent_of(by)
         if len(options) == 1 and not agent.asks_always:
             return 0  # as the game itself would: a forced choice is not asked
         return agent.pick(game, by, decision, options, prompt, prefer)
@@ -110,6 +148,7 @@ class Human(Agent):
 
     name = "human"
     asks_always = True  # the player sees each forced decision too
+    checkable = False  # a person can pick anything, and is never asked just to check a record
 
     def __init__(self):
         self.shown = None

@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 from .agents import AGENTS, Agent, Heuristic, make_agent
 from .errors import PitwallError
+from .limits import STEP_BUDGET
 from .load import Loaded
-from .record import Header
+from .record import Header, text_problem
 from .runtime import Game
 
 
@@ -17,6 +18,11 @@ def player_names(loaded: Loaded, count: int | None, names: list[str] | None = No
         names = [n.strip() for n in names]
         if not all(names):
             raise PitwallError("a player's name cannot be empty", hint="--names NAME,NAME,...")
+        bad = next((n for n in names if text_problem(n)), None)
+        if bad is not None:  # a name is told, prompted and recorded: it must be text a terminal shows as it is
+            raise PitwallError(f"the player name {bad!r} {text_problem(bad)}",
+                               hint="--names takes UTF-8 names without control characters (is the terminal's "
+                                    "encoding UTF-8?)")
         if len(set(names)) != len(names):
             raise PitwallError("player names must differ")
         count = len(names) if count is None else count
@@ -30,8 +36,9 @@ def player_names(loaded: Loaded, count: int | None, names: list[str] | None = No
     return [g.names[i] if i < len(g.names) else f"Player {i + 1}" for i in range(count)]
 
 
-def agent_names(specs: list[str], count: int, default: str) -> list[str]:
-    """--agent NAME sets every seat (human: seat 1 only); --agent N=NAME sets seat N."""
+def agent_names(specs: list[str], count: int, default: str, base: list[str] | None = None) -> list[str]:
+    """--agent NAME sets every seat (human: seat 1 only); --agent N=NAME sets seat N. The other
+    seats keep their agent in `base` (resume: the record's), else get `default`."""
     seats: list[str | None] = [None] * count
     fill, filled = default, None
     for spec in specs:
@@ -51,6 +58,8 @@ def agent_names(specs: list[str], count: int, default: str) -> list[str]:
                                hint=f"set one seat with --agent SEAT={name}, e.g. --agent 1={name}")
         else:
             fill = filled = name
+    if base is not None and filled is None:
+        return [s or b for s, b in zip(seats, base)]
     return [s or fill for s in seats]
 
 
@@ -60,7 +69,7 @@ def seat_agents(agents: list[str], seed: int) -> tuple[list[Agent], Agent]:
 
 
 def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *, record: bool = True,
-             listener: Callable | None = None, budget: int = 1_000_000) -> tuple[Game, Header]:
+             listener: Callable | None = None, budget: int = STEP_BUDGET) -> tuple[Game, Header]:
     made, auto = seat_agents(agents, seed)
     game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget, auto_agent=auto)
     ref = loaded.game.ref if loaded.game else loaded.program.game.name

@@ -2,19 +2,31 @@
 
 A record is a header line (game, variants, rules hash, seed, players, agents), then one line per
 decision and per event in the order they happened, then the result. Narration reads only this.
+
+Records are written as the game goes (RecordWriter: each line is one write the moment it is
+told), so a game stopped any way at all keeps every line so far. They are read strictly (read):
+every key and JSON type is checked, each line is bounded in length and nesting before it is
+parsed, and every error points at the line and column it is about.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
+import stat
+import tempfile
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 
 from .. import __version__
-from .agents import AGENTS, Scripted, Seated
-from .errors import PitwallError, RecordError, read_text
+from .agents import AGENTS, Agent, Scripted, Seated
+from .errors import PitwallError, RecordError, Span
+from .limits import INT_DIGITS_MAX, RECORD_DEPTH_MAX, RECORD_LINE_MAX, SEED_MAX, STEP_BUDGET
 from .load import Loaded, load
 from .runtime import Game, _Card, _Participant, describe, field_of
 
@@ -29,13 +41,16 @@ class Header:
     agents: tuple[str, ...]
     settings: tuple[tuple[str, str], ...] = ()
 
-    def line(self) -> str:
+    def fields(self) -> dict:
         head = {"record": "pitwall", "version": 1, "pitwall": __version__, "game": self.game,
                 "variants": list(self.variants), "rules_hash": self.rules_hash, "seed": self.seed,
                 "players": list(self.players), "agents": list(self.agents)}
         if self.settings:
             head["settings"] = dict(self.settings)
-        return dumps_line(head)
+        return head
+
+    def line(self) -> str:
+        return dumps_line(self.fields())
 
 
 def dumps_line(obj) -> str:
@@ -66,12 +81,13 @@ def entry_line(loaded: Loaded, entry: tuple) -> dict:
 
 def result_line(game: Game) -> dict:
     score = game.loaded.program.game.score
-    scores = {p.name: field_of(p, score) for p in game.by_name.values() if score in p._fields} if score else {}
+    scores = ({p.name: jsonable(field_of(p, score)) for p in game.by_name.values() if score in p._fields}
+              if score else {})
     return {"result": {"winners": [w.name for w in game.result or []], "scores": scores}}
 
 
 def record_lines(game: Game, header: Header, finished: bool = True) -> list[str]:
-    """The record's lines; an unfinished game (stopped part-way) has no result line yet."""
+    """The record's lines from `game.log`; an unfinished game (stopped part-way) has no result line yet."""
     lines = [header.line()]
     lines += [dumps_line(entry_line(game.loaded, e)) for e in game.log]
     if finished:
@@ -95,120 +111,815 @@ def text_of(line: dict, decisions: bool = False) -> str | None:
     return None
 
 
-# ---------------------------------------------------------------- reading and replay
-def read_record(path: Path) -> tuple[Header, list[dict]]:
-    raw = read_text(path, "record", RecordError).splitlines()
-    while raw and not raw[-1].strip():  # blank lines at the end, as editors leave them
-        raw.pop()
-    lines = []
-    for i, text in enumerate(raw, 1):
+def narration(lines: list[dict], decisions: bool = False) -> list[str]:
+    return [t for t in (text_of(line, decisions) for line in lines) if t is not None]
+
+
+def text_problem(text: str) -> str | None:
+    """Why a text from outside (a name, a header field) cannot be used as it is, or None."""
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if kind == "Cs":  # how Python carries bytes that are not UTF-8 (from the shell, or a \\ud800 escape)
+            return f"is not UTF-8 text (it holds {ch!r})"
+        if kind in ("Cc", "Zl", "Zp"):  # would break a line of narration, a prompt or the terminal
+            return f"holds the control character {ch!r}"
+    return None
+
+
+# ---------------------------------------------------------------- errors that point into a record
+class RecordFileError(RecordError):
+    """An error at a line of a record file; `text` is that line, to show it with a caret."""
+
+    def __init__(self, message: str, span: Span, hint: str | None = None, text: str | None = None):
+        super().__init__(message, span, hint)
+        self.text = text
+
+
+@attrs.frozen
+class RecordNote:
+    """A warning about a record (a cut last line, agents nobody can check): told, never fatal."""
+
+    span: Span
+    message: str
+    text: str | None = None
+    hint: str | None = None
+
+    def render(self) -> str:
+        return _rendered(f"{self.span}: warning: {self.message}", self.text, self.span, self.hint)
+
+
+SHOWN = 100  # characters of a record line shown around an error's column (a line can be 1,000,000)
+
+
+def render_error(error: RecordFileError) -> str:
+    """As errors.render for rules files: position, message, the line with a caret, the hint."""
+    return _rendered(str(error), error.text, error.span, error.hint)
+
+
+def _rendered(first: str, text: str | None, span: Span, hint: str | None) -> str:
+    out = [first] + _excerpt(text, span)
+    if hint:
+        out.append(f"  hint: {hint}")
+    return "\n".join(out)
+
+
+def _excerpt(text: str | None, span: Span) -> list[str]:
+    """The part of the line around the column, with a caret under the span. A record comes from
+    anywhere: control characters are shown as '?', so a line cannot drive the terminal."""
+    if text is None:
+        return []
+    start = span.col - 1
+    width = span.end_col - span.col if span.end_line == span.line else 1
+    left = max(0, min(start - SHOWN // 3, len(text) - SHOWN))
+    piece = text[left:left + SHOWN]
+    head = "..." if left > 0 else ""
+    tail = "..." if left + SHOWN < len(text) else ""
+    shown = "".join(c if c.isprintable() else " " if c == "\t" else "?" for c in piece)
+    width = max(1, min(width, len(piece) - (start - left)))
+    return [f"  {head}{shown}{tail}", "  " + " " * (len(head) + start - left) + "^" * width]
+
+
+def _shown(value, width: int = 60) -> str:
+    """A value as JSON, cropped and ASCII-only (true stays true, 5.0 stays 5.0), for a message."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= width else text[:width] + "..."
+
+
+@attrs.frozen
+class _Line:
+    """One line of a record file: errors about it point at a key or a value in it."""
+
+    path: Path
+    number: int
+    text: str
+
+    def span(self, at: tuple | None = None, key: bool = False) -> Span:
+        start, end = 0, len(self.text)
+        found = _find(self.text, at, key) if at is not None else None
+        if found is not None:
+            start, end = found
+        return Span(str(self.path), self.number, start + 1, self.number, max(end, start + 1) + 1)
+
+    def error(self, message: str, at: tuple | None = None, hint: str | None = None,
+              key: bool = False) -> RecordFileError:
+        return RecordFileError(message, self.span(at, key), hint, self.text)
+
+    def error_at(self, start: int, end: int, message: str, hint: str | None = None) -> RecordFileError:
+        return RecordFileError(message, Span(str(self.path), self.number, start + 1, self.number, end + 1), hint,
+                               self.text)
+
+
+# ---------------------------------------------------------------- one line: bounds, JSON, positions
+_LINE_BYTES = 4 * RECORD_LINE_MAX + 1  # more bytes than this is more than RECORD_LINE_MAX characters
+# Outside strings (a string, possibly cut, is one token): brackets, overlong digit runs, NaN/Infinity.
+_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[{]|[\]}]|[0-9]{' + str(INT_DIGITS_MAX + 1) + r',}|NaN|Infinity')
+_AFTER_KEY = re.compile(r"\s*:\s*-?")
+_WS = re.compile(r"[ \t\n\r]*")
+_scan_value = json.JSONDecoder().scan_once
+
+
+def _problem(text: str) -> tuple[int, int, str, str | None] | None:
+    """What makes a line unsafe to hand to json.loads (too long, too deep for its recursion, a
+    number too long for int()), as (start, end, message, hint); None if nothing does."""
+    if len(text) > RECORD_LINE_MAX:
+        return (RECORD_LINE_MAX, len(text), f"this line is {len(text)} characters long; a record line holds at most "
+                f"{RECORD_LINE_MAX}", "Pitwall never writes such a line: the record was made or edited elsewhere")
+    depth, string = 0, None
+    for m in _TOKEN.finditer(text):
+        c = text[m.start()]
+        if c == '"':
+            string = m
+            continue
+        if c in "[{":
+            depth += 1
+            if depth > RECORD_DEPTH_MAX:
+                return (m.start(), m.end(), f"lists and objects nested more than {RECORD_DEPTH_MAX} deep",
+                        f"a record line nests at most {RECORD_DEPTH_MAX} levels")
+        elif c in "]}":
+            depth -= 1
+        else:
+            return (m.start(), m.end(), _bad_number(text, m, string),
+                    f"numbers in a record are whole numbers of at most {INT_DIGITS_MAX} digits")
+    return None
+
+
+def _bad_number(text: str, m: re.Match, string: re.Match | None) -> str:
+    """What is wrong with a number, named by its key when it has one (a string, then a colon)."""
+    key = None
+    if string is not None and _AFTER_KEY.fullmatch(text, string.end(), m.start()):
         try:
-            line = json.loads(text)
-        except json.JSONDecodeError as e:
-            hint = "a game stopped while writing? delete the broken last line" if i == len(raw) else None
-            raise RecordError(f"{path}:{i}: not a JSON line ({e.msg} at column {e.colno})", hint=hint) from None
-        if not isinstance(line, dict):
-            raise RecordError(f"{path}:{i}: each line of a record is a JSON object {{...}}, not {text[:40]}")
-        lines.append(line)
-    if not lines or lines[0].get("record") != "pitwall":
-        raise RecordError(f"{path}:1: not a Pitwall game record (the first line must be its header)")
-    return _header(path, lines[0]), lines[1:]
+            key = json.loads(string.group())
+        except ValueError:
+            key = None
+    of = f"{key!r} is " if isinstance(key, str) else ""
+    if m.group()[0].isdigit():
+        return f"{of}a number of {len(m.group())} digits; numbers in a record have at most {INT_DIGITS_MAX}"
+    return f"{of}{m.group()}, which is not a JSON number"
 
 
-def _header(path: Path, h: dict) -> Header:
-    def texts(key):
-        value = h.get(key)
-        if not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
-            raise RecordError(f"{path}:1: the header's {key!r} must be a list of texts, not {value!r}")
-        return tuple(value)
-
-    for key in ("game", "rules_hash"):
-        if not isinstance(h.get(key), str):
-            raise RecordError(f"{path}:1: the header's {key!r} must be a text, not {h.get(key)!r}")
-    if not isinstance(h.get("seed"), int) or isinstance(h.get("seed"), bool):
-        raise RecordError(f"{path}:1: the header's 'seed' must be a whole number, not {h.get('seed')!r}")
-    settings = h.get("settings", {})
-    if not isinstance(settings, dict):
-        raise RecordError(f"{path}:1: the header's 'settings' must be an object, not {settings!r}")
-    header = Header(h["game"], texts("variants"), h["rules_hash"], h["seed"], texts("players"), texts("agents"),
-                    tuple((str(k), str(v)) for k, v in settings.items()))
-    if len(header.agents) != len(header.players):
-        raise RecordError(f"{path}:1: {len(header.agents)} agents for {len(header.players)} players")
-    unknown = [a for a in header.agents if a not in AGENTS]
-    if unknown:
-        raise RecordError(f"{path}:1: unknown agent {unknown[0]!r}", hint="agents: " + ", ".join(AGENTS))
-    return header
+class _Duplicate(ValueError):
+    pass
 
 
-def _decision(d: dict, where: str) -> tuple:
-    pick, option = d.get("pick"), d.get("option")
-    if not (pick is None or (isinstance(pick, int) and not isinstance(pick, bool))):
-        raise RecordError(f"{where}: 'pick' must be a whole number, not {pick!r}")
-    if not (option is None or isinstance(option, str)):
-        raise RecordError(f"{where}: 'option' must be a text, not {option!r}")
-    return d.get("by"), d.get("decision"), option, pick, where
+class _NotJson(ValueError):
+    pass
 
 
-def replay(path: Path, listener: Callable[[dict], None] | None = None, go_on: Callable | None = None,
-           on_new: Callable[[dict], None] | None = None) -> Game:
-    """Re-run a record's decisions with today's rules and compare every line.
+def _object(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _Duplicate
+    return obj
 
-    With `go_on`, the record is a game stopped part-way: once its decisions run out, the agents
-    `go_on(header)` gives (one per seat, and one for the automatic participants) play on, and
-    every line past the record goes to `on_new`.
-    """
-    header, body = read_record(path)
-    if go_on is not None and body and "result" in body[-1]:
-        raise RecordError(f"{path}:{len(body) + 1}: this game is over", hint=f"pitwall replay {path} shows it")
-    from .engine import player_names  # engine writes records: imported here, not at the top
 
+def _constant(name: str):
+    raise _NotJson(name)  # _problem refuses NaN and Infinity first, with their column
+
+
+_CUT = object()  # a last line that stops mid-way
+
+
+def _parse(line: _Line, last: bool):
+    """A line's JSON object; _CUT for a last line (no newline after it) that is not whole JSON."""
+    problem = _problem(line.text)
+    if problem is not None:
+        raise line.error_at(*problem)
     try:
-        loaded = load(header.game, header.variants, header.settings)
-        player_names(loaded, len(header.players), list(header.players))
-        agents = go_on(header) if go_on is not None else None
-    except RecordError:
-        raise
-    except PitwallError as e:  # the header names a game, variant, setting, player count or agent
-        raise RecordError(f"{path}:1: {e.message}", hint=e.hint) from None
-    if loaded.rules_hash != header.rules_hash:
-        raise RecordError(f"{path}:1: the record was made with other rules (hash {header.rules_hash}); "
-                          f"these rules hash to {loaded.rules_hash}",
-                          hint="the rules changed since the game was recorded; re-record it")
-    decisions = [_decision(d, f"{path}:{i}") for i, d in enumerate(body, 2) if "decision" in d]
-    agent = Scripted(decisions, str(path), Seated(*agents) if agents is not None else None)
-    checked = [0]
+        obj = json.loads(line.text, object_pairs_hook=_object, parse_constant=_constant)
+    except json.JSONDecodeError as e:
+        if last:
+            return _CUT
+        raise line.error_at(e.pos, e.pos + 1, f"not a JSON line ({e.msg})",
+                            "each line of a record is one JSON object: was this one edited?") from None
+    except _Duplicate:
+        key, start, end = _walk(line.text)[1] or ("?", 0, len(line.text))
+        raise line.error_at(start, end, f"the key {key!r} is given twice", "each key of an object once") from None
+    except _NotJson as e:
+        raise line.error(f"{e}, which is not a JSON number", hint="JSON has no NaN or Infinity") from None
+    if not isinstance(obj, dict):
+        raise line.error("each line of a record is a JSON object {...}, not " + _shown(obj), hint=_LINES)
+    return obj
 
-    def verify(entry: tuple) -> None:
-        i = checked[0]
-        got = json.loads(dumps_line(entry_line(loaded, entry)))
-        if go_on is not None and i >= len(body):
-            checked[0] += 1
-            on_new(got)
-            return
-        if i >= len(body) or body[i] != got:
-            want = body[i] if i < len(body) else "the end of the record"
-            raise RecordError(f"{path}:{i + 2}: replay diverges here", hint=f"record: {want}\n  now:    {got}")
-        checked[0] += 1
-        if listener:
-            listener(got)
 
-    game = Game(loaded, list(header.players), [agent] * len(header.players), header.seed, listener=verify,
-                auto_agent=agent)
+def _walk(text: str) -> tuple[list, tuple | None]:
+    """Where each value of a JSON line is, (path, key start, key end, value start, value end) in
+    order, and the first key given twice in one object as (key, start, end). Only for lines that
+    parse (their nesting is bounded): used to point at what an error is about."""
+    members: list = []
+    twice: list = []
+
+    def value(i: int, path: tuple, key_span: tuple | None) -> int:
+        i = _WS.match(text, i).end()
+        if text[i] in "{[":
+            end = container(i, path)
+        else:
+            end = _scan_value(text, i)[1]
+        members.append((path, *(key_span or (i, end)), i, end))
+        return end
+
+    def container(i: int, path: tuple) -> int:
+        close, n, keys = ("}" if text[i] == "{" else "]"), 0, set()
+        j = _WS.match(text, i + 1).end()
+        while text[j] != close:
+            if close == "}":
+                key, k = json.decoder.scanstring(text, j + 1)
+                if key in keys and not twice:
+                    twice.append((key, j, k))
+                keys.add(key)
+                j = value(_WS.match(text, k).end() + 1, path + (key,), (j, k))
+            else:
+                j = value(j, path + (n,), None)
+                n += 1
+            j = _WS.match(text, j).end()
+            if text[j] == ",":
+                j = _WS.match(text, j + 1).end()
+        return j + 1
+
+    value(0, (), None)
+    return members, (twice[0] if twice else None)
+
+
+def _find(text: str, at: tuple, key: bool) -> tuple[int, int] | None:
+    try:
+        members, _ = _walk(text)
+    except (ValueError, IndexError, StopIteration):
+        return None
+    for path, key_start, key_end, start, end in members:
+        if path == at:
+            return (key_start, key_end) if key else (start, end)
+    return None
+
+
+# ---------------------------------------------------------------- reading a record
+@attrs.frozen
+class Record:
+    path: Path
+    header: Header
+    body: list  # the lines after the header, checked
+    texts: list  # every line's text, the header's first: errors point into them
+    size: int  # bytes of the whole lines: a resumed game writes on from here
+    newline: bool  # whether the last whole line ends with a newline
+    header_size: int  # bytes of the header line, its newline included
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.body) and "result" in self.body[-1]
+
+    def line(self, number: int) -> _Line:
+        return _Line(self.path, number, self.texts[number - 1])
+
+    def error(self, number: int, message: str, at: tuple | None = None, hint: str | None = None) -> RecordFileError:
+        return self.line(number).error(message, at, hint)
+
+
+def read_record(path: Path) -> tuple[Header, list[dict]]:
+    record = read(path)
+    return record.header, record.body
+
+
+def read(path: Path, warn: Callable[[RecordNote], None] | None = None) -> Record:
+    """Read and check a record. A last line cut mid-way (the game was killed while writing it) is
+    left out and told to `warn`; without `warn` it is an error."""
+    path = Path(path)
+    texts: list[str] = []
+    lines: list[dict] = []
+    size, newline, header_size, blank, header = 0, True, 0, None, None
+    for number, raw, offset in _raw_lines(path):
+        last = not raw.endswith(b"\n")  # without a newline only the file's last line can end
+        text = _decode(_Line(path, number, ""), raw.rstrip(b"\n"), last)
+        if text is not None and not text.strip():
+            blank = blank or number  # blank lines are fine at the end, as editors leave them
+            continue
+        line = _Line(path, number, text or "")
+        obj = _parse(line, last) if text is not None else _CUT
+        if obj is _CUT:
+            _cut(line, raw, warn)
+            break
+        if blank is not None:
+            raise _Line(path, blank, "").error("an empty line in the middle of the record", hint="delete it")
+        if header is None:
+            header = _header(line, obj)
+        else:
+            _body_line(line, obj, lines[-1])
+        texts.append(text)
+        lines.append(obj)
+        size, newline = offset + len(raw), not last
+        header_size = header_size or len(raw)
+    if not lines:
+        raise RecordFileError(f"{path} holds no record: its first line must be a Pitwall record header",
+                              Span(str(path), 1, 1, 1, 1), "pitwall play GAME --record FILE writes records")
+    return Record(path, header, lines[1:], texts, size, newline, header_size)
+
+
+def _raw_lines(path: Path):
+    """(number, bytes, offset) of each line; a line too long is an error before it is decoded."""
+    try:
+        with open(path, "rb") as fh:
+            number, offset = 0, 0
+            while raw := fh.readline(_LINE_BYTES):
+                number += 1
+                if len(raw) == _LINE_BYTES and not raw.endswith(b"\n"):
+                    text = raw[: RECORD_LINE_MAX + SHOWN].decode("utf-8", "replace")
+                    raise _Line(path, number, text).error_at(
+                        RECORD_LINE_MAX, RECORD_LINE_MAX + 1, f"this line is longer than {RECORD_LINE_MAX} characters",
+                        "Pitwall never writes such a line: the record was made or edited elsewhere")
+                yield number, raw, offset
+                offset += len(raw)
+    except OSError as e:
+        raise RecordError(f"cannot read record {path}: {e.strerror}") from None
+
+
+def _decode(line: _Line, data: bytes, last: bool) -> str | None:
+    """The line as text (a Windows line end dropped); None for a last line cut inside a character."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if last and e.end == len(data) and e.reason == "unexpected end of data":
+            return None
+        col = len(data[: e.start].decode("utf-8"))
+        shown = attrs.evolve(line, text=data.decode("utf-8", "replace"))
+        raise shown.error_at(col, col + 1, f"not UTF-8 text (byte 0x{data[e.start]:02x} cannot be read)",
+                             "save the record as UTF-8") from None
+    return text[:-1] if text.endswith("\r") else text
+
+
+def _cut(line: _Line, raw: bytes, warn: Callable[[RecordNote], None] | None) -> None:
+    text = raw.decode("utf-8", "replace")
+    span = Span(str(line.path), line.number, len(text) + 1, line.number, len(text) + 2)
+    message = "the last line stops mid-way (the game was stopped while writing it)"
+    if warn is None:
+        raise RecordFileError(message, span, "pitwall resume leaves it out; or delete it", text)
+    warn(RecordNote(span, message + ": it is left out", text))
+
+
+# ---------------------------------------------------------------- what each line holds
+_WORDS = {str: "a text", int: "a whole number", bool: "true or false", list: "a list [...]", dict: "an object {...}"}
+_FORMS = {str: "TEXT", int: "NUMBER", bool: "true/false", list: "[...]", dict: "{...}"}
+_LINES = ('the first line is the header {"record": "pitwall", ...}; then each line is a decision {"decision": ...}, '
+          'an event {"event": ...} or, last, the result {"result": ...}')
+_PICK = "'pick' counts from 0 among the decision's 'of' options"
+HEADER_KEYS = {"record": str, "version": int, "pitwall": str, "game": str, "variants": list, "rules_hash": str,
+               "seed": int, "players": list, "agents": list, "settings": dict}
+DECISION_KEYS = {"decision": str, "by": str, "pick": int, "of": int, "option": str, "secret": bool}
+EVENT_KEYS = {"event": str, "text": str, "args": dict}
+RESULT_KEYS = {"winners": list, "scores": dict}
+
+
+def _form(what: str, spec: dict) -> str:
+    return f"{what} reads " + "{" + ", ".join(f'"{key}": {_FORMS[kind]}' for key, kind in spec.items()) + "}"
+
+
+def _keys(line: _Line, obj: dict, spec: dict, what: str, at: tuple = (), optional: tuple = ()) -> None:
+    """Only the keys of `spec`, each of exactly its JSON type (true is not 1, 5.0 is not 5)."""
+    for key in obj:
+        if key not in spec:
+            raise line.error(f"unknown key {key!r} in {what}", at + (key,), key=True, hint=_form(what, spec))
+    for key, kind in spec.items():
+        if key in obj and type(obj[key]) is not kind:
+            raise line.error(f"{what}'s {key!r} must be {_WORDS[kind]}, not {_shown(obj[key])}", at + (key,),
+                             _form(what, spec))
+    missing = [k for k in spec if k not in obj and k not in optional]
+    if missing:
+        raise line.error(f"{what} has no {', '.join(map(repr, missing))}", at or None, _form(what, spec))
+
+
+def _texts(line: _Line, h: dict, key: str) -> tuple[str, ...]:
+    for i, item in enumerate(h[key]):
+        if type(item) is not str:
+            raise line.error(f"the header's {key!r} must be a list of texts, not one holding {_shown(item)}", (key, i),
+                             f'"{key}": ["...", "..."]')
+        _text(line, item, (key, i), f"each of the header's {key!r}")
+    return tuple(h[key])
+
+
+def _text(line: _Line, text: str, at: tuple, what: str) -> None:
+    problem = "is empty" if not text.strip() else text_problem(text)
+    if problem is None and text != text.strip():
+        problem = "starts or ends with a space"
+    if problem:
+        raise line.error(f"{what} {problem}", at, "a record's names and texts are UTF-8 without control characters")
+
+
+def _header(line: _Line, h: dict) -> Header:
+    if h.get("record") != "pitwall":
+        raise line.error("not a Pitwall game record (the first line must be its header)",
+                         ("record",) if "record" in h else None, hint="pitwall play GAME --record FILE writes records")
+    _keys(line, h, HEADER_KEYS, "the header", optional=("pitwall", "settings"))
+    if h["version"] != 1:
+        raise line.error(f"this is a version {h['version']} record; this Pitwall reads version 1", ("version",),
+                         hint="a newer Pitwall wrote it?")
+    for key in ("game", "rules_hash") + (("pitwall",) if "pitwall" in h else ()):
+        _text(line, h[key], (key,), f"the header's {key!r}")
+    if not 0 <= h["seed"] <= SEED_MAX:
+        raise line.error(f"the header's 'seed' must be 0 to {SEED_MAX}, not {h['seed']}", ("seed",),
+                         "the seed the game was played with (pitwall play --seed SEED)")
+    players, agents = _players(line, h), _agents(line, h)
+    return Header(h["game"], _texts(line, h, "variants"), h["rules_hash"], h["seed"], players, agents,
+                  _settings(line, h.get("settings", {})))
+
+
+def _players(line: _Line, h: dict) -> tuple[str, ...]:
+    players = _texts(line, h, "players")
+    if not players:
+        raise line.error("the header names no players", ("players",), '"players": ["NAME", ...]')
+    twice = next((i for i, p in enumerate(players) if p in players[:i]), None)
+    if twice is not None:
+        raise line.error(f"the player name {players[twice]!r} is given twice", ("players", twice),
+                         hint="player names differ")
+    return players
+
+
+def _agents(line: _Line, h: dict) -> tuple[str, ...]:
+    agents = _texts(line, h, "agents")
+    unknown = next((i for i, a in enumerate(agents) if a not in AGENTS), None)
+    if unknown is not None:
+        raise line.error(f"unknown agent {agents[unknown]!r}", ("agents", unknown), hint="agents: " + ", ".join(AGENTS))
+    if len(agents) != len(h["players"]):
+        raise line.error(f"{len(agents)} agents for {len(h['players'])} players", ("agents",),
+                         hint="one agent per player, in the order of 'players'")
+    return agents
+
+
+def _settings(line: _Line, settings: dict) -> tuple[tuple[str, str], ...]:
+    for name, value in settings.items():
+        _text(line, name, ("settings", name), "a setting's name")
+        if type(value) is not str:
+            raise line.error(f"the setting {name!r} must be a text, not {_shown(value)}", ("settings", name),
+                             hint='settings are written as they were given: {"NAME": "VALUE"}')
+        if text_problem(value):
+            raise line.error(f"the setting {name!r} {text_problem(value)}", ("settings", name),
+                             "a record's names and texts are UTF-8 without control characters")
+    return tuple(settings.items())
+
+
+def _body_line(line: _Line, obj: dict, before: dict) -> None:
+    """A line after the header: a decision, an event, or the result, which is the last line."""
+    if "result" in before:
+        raise line.error("the record goes on after the game's result", hint="the result is its last line")
+    if "decision" in obj:
+        _keys(line, obj, DECISION_KEYS, "the decision")
+        if obj["of"] < 1:
+            raise line.error(f"a decision has at least 1 option, not {obj['of']}", ("of",), _PICK)
+        if not 0 <= obj["pick"] < obj["of"]:
+            raise line.error(f"'pick' must be 0 to {obj['of'] - 1} (the decision has {obj['of']} options), "
+                             f"not {obj['pick']}", ("pick",), _PICK)
+    elif "event" in obj:
+        _keys(line, obj, EVENT_KEYS, "the event")
+    elif "result" in obj:
+        _keys(line, obj, {"result": dict}, "the result line")
+        _keys(line, obj["result"], RESULT_KEYS, "the result", ("result",))
+        for i, w in enumerate(obj["result"]["winners"]):
+            if type(w) is not str:
+                raise line.error(f"a winner is named by a text, not {_shown(w)}", ("result", "winners", i),
+                                 '"winners": ["NAME", ...]')
+    else:
+        raise line.error("a record line is a decision, an event or the result: this one has none of "
+                         "'decision', 'event' and 'result'", hint=_LINES)
+
+
+# ---------------------------------------------------------------- writing as the game goes
+def _encoded(obj) -> tuple[str, bytes]:
+    """A record line and its bytes. A text that is not UTF-8 (a lone surrogate) is escaped (\\udcff):
+    the line still reads back to the same value."""
+    text = dumps_line(obj)
+    try:
+        return text, (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
+        return text, (text + "\n").encode("ascii")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _refuse_unreadable(path: Path, number: int, text: str) -> None:
+    """A line `read` would refuse stops the game now, not when the record is read back."""
+    problem = _problem(text)
+    if problem is not None:
+        start, end, message, _ = problem
+        raise RecordFileError(f"line {number} of the record cannot be written: {message}",
+                              Span(str(path), number, start + 1, number, end + 1),
+                              "the game tells a value too large for a record line")
+
+
+def _fresh_beside(target: Path) -> tuple[int, str]:
+    """A new empty file in the target's folder (so a rename replaces the target at once), with
+    the permissions the target has, or that a plain write would give."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:80]}.", suffix=".tmp", dir=target.parent)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        os.chmod(tmp, mode)
+    except OSError:
+        pass  # a file system without modes: the temporary file's are fine
+    return fd, tmp
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+class RecordWriter:
+    """A record file written as the game goes: each line is one write(2) the moment it is told,
+    so a game stopped any way (q, Ctrl-C, SIGTERM, SIGKILL, a closed pipe, a crash) leaves every
+    line so far; at worst its last line is cut, and `read` leaves that out."""
+
+    def __init__(self, path: Path, fd: int, lines: int):
+        self.path = Path(path)
+        self.fd = fd
+        self.lines = lines  # lines in the file: the next one written is line lines + 1
+        self.written = 0  # lines this writer wrote
+        self._before: Callable[[], None] | None = None  # what the file needs before its first new line, once
+        self._spare: tuple[int, str] | None = None  # a file made ready to replace the record then; else removed
+
+    @classmethod
+    def create(cls, path: Path, header: Header) -> RecordWriter:
+        """A new record that starts with `header`. The header goes to a new file beside `path`,
+        which then replaces it: an earlier record there is lost only once the new game is written."""
+        target = Path(os.path.realpath(path))  # through a link, as a plain write would go
+        text, data = _encoded(header.fields())
+        _refuse_unreadable(path, 1, text)  # settings of 128 KB each could add up past a line's limit
+        if target.exists() and not target.is_file():  # /dev/null, a pipe: nothing there to keep
+            fd = os.open(target, os.O_WRONLY)
+            _write_all(fd, data)
+            return cls(path, fd, 1)
+        if target.exists() and not os.access(target, os.W_OK):  # read-only: not to be replaced either
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        fd, tmp = _fresh_beside(target)
+        try:
+            _write_all(fd, data)
+            os.replace(tmp, target)
+        except BaseException:
+            os.close(fd)
+            _remove(tmp)
+            raise
+        return cls(path, fd, 1)
+
+    @classmethod
+    def go_on(cls, record: Record, agents: list[str]) -> RecordWriter:
+        """Write on after `record`'s last whole line, once the game goes on past it: a cut last line
+        is cut off then. If other `agents` play on than the header names, it is rewritten first."""
+        fd = os.open(record.path, os.O_WRONLY)  # can it be written? found out before the replay
+        writer = cls(record.path, fd, len(record.texts))
+        if tuple(agents) == record.header.agents:
+            writer._before = lambda: writer._truncate(record)
+            return writer
+        header = attrs.evolve(record.header, agents=tuple(agents))
+        try:
+            writer._spare = _fresh_beside(Path(os.path.realpath(record.path)))
+        except OSError:
+            writer.close()
+            raise
+        writer._before = lambda: writer._rewrite(record, header)
+        return writer
+
+    def _truncate(self, record: Record) -> None:
+        os.ftruncate(self.fd, record.size)
+        os.lseek(self.fd, record.size, os.SEEK_SET)
+        if not record.newline:
+            _write_all(self.fd, b"\n")
+
+    def _rewrite(self, record: Record, header: Header) -> None:
+        spare_fd, spare = self._spare
+        with open(record.path, "rb") as old:
+            old.seek(record.header_size)
+            body = old.read(record.size - record.header_size)
+        _write_all(spare_fd, _encoded(header.fields())[1] + body + (b"" if record.newline else b"\n"))
+        os.replace(spare, Path(os.path.realpath(record.path)))
+        os.close(self.fd)
+        self.fd, self._spare = spare_fd, None
+
+    def write(self, line: dict) -> None:
+        text, data = _encoded(line)
+        _refuse_unreadable(self.path, self.lines + 1, text)
+        try:
+            if self._before is not None:
+                before, self._before = self._before, None
+                before()
+            _write_all(self.fd, data)
+        except OSError as e:
+            raise RecordError(f"cannot write the record {self.path}: {e.strerror}",
+                              hint="the lines before this one are kept") from None
+        self.lines += 1
+        self.written += 1
+
+    def close(self) -> None:
+        if self._spare is not None:  # the game never went on: the record stays as it was
+            os.close(self._spare[0])
+            _remove(self._spare[1])
+            self._spare = None
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------- replay
+@attrs.frozen
+class _Place:
+    """A decision line of a record, for Scripted: its errors point at a key of that line."""
+
+    record: Record
+    number: int
+
+    def error(self, message: str, key: str | None = None, hint: str | None = None) -> RecordFileError:
+        return self.record.error(self.number, message, (key,) if key else None, hint)
+
+
+class _Ended(Agent):
+    """A replay's agent once the record's decisions run out: the game asks one more."""
+
+    name = "the end of the record"
+    asks_always = True
+
+    def __init__(self, record: Record):
+        self.record = record
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        raise _ends_early(self.record, f"it asks {by.name}'s {decision!r}")
+
+
+def _ends_early(record: Record, what: str) -> RecordFileError:
+    hint = f"a game stopped part-way: pitwall resume {record.path} plays it on"
+    return record.error(len(record.texts), f"the record ends after this line, but the game goes on ({what})",
+                        hint=hint)
+
+
+def replay(source: Path | Record, listener: Callable[[dict], None] | None = None, *,
+           play_on: list[str] | None = None, on_new: Callable[[dict], None] | None = None) -> Game:
+    """Re-run a record's decisions with today's rules and compare every line, strictly.
+
+    Each recorded pick is also checked against the agent of its seat: `first` and `heuristic`
+    pick what the position gives, `random` what its own seeded generator gives (asked in the
+    same order as in the game), and the participants the rules make are played by `heuristic`;
+    only a `human` seat can pick anything.
+
+    With `play_on` (an agent per seat), the record is a game stopped part-way: its picks are
+    checked against those agents, and once its decisions run out they play on; every line past
+    the record goes to `on_new`.
+    """
+    record = source if isinstance(source, Record) else read(source)
+    if play_on is not None and record.finished:
+        raise record.error(len(record.texts), "this game is over: there is nothing to resume",
+                           hint=f"pitwall replay {record.path} shows it")
+    loaded = rules_of(record)
+    agents = list(play_on) if play_on is not None else list(record.header.agents)
+    seated = _seated(record, agents)
+    decisions = [(d["by"], d["decision"], d["option"], d["pick"], _Place(record, i))
+                 for i, d in enumerate(record.body, 2) if "decision" in d]
+    fallback = seated if play_on is not None else _Ended(record)
+    agent = Scripted(decisions, str(record.path), fallback, check=seated,
+                     mismatch_hint=_mismatch_hint(record, agents))
+    check = _Check(record, loaded, listener, on_new if play_on is not None else None)
+    players = list(record.header.players)
+    # the budget play gave the game (engine.new_game): a game the budget stopped stops here too
+    game = Game(loaded, players, [agent] * len(players), record.header.seed, listener=check.line,
+                auto_agent=agent, budget=STEP_BUDGET)
     game.run()
-    result = json.loads(dumps_line(result_line(game)))
-    i = checked[0]
-    if go_on is not None:
-        on_new(result)
-        return game
-    if i >= len(body) or body[i] != result:
-        want = body[i] if i < len(body) else "the end of the record"
-        raise RecordError(f"{path}:{i + 2}: replay diverges at the result", hint=f"record: {want}\n  now: {result}")
-    if i + 1 != len(body):
-        raise RecordError(f"{path}:{i + 3}: the record goes on after the game ended")
-    if listener:
-        listener(result)
+    check.result(game)
     return game
 
 
-def narration(lines: list[dict], decisions: bool = False) -> list[str]:
-    return [t for t in (text_of(line, decisions) for line in lines) if t is not None]
+def _seated(record: Record, agents: list[str]) -> Seated:
+    from .engine import seat_agents  # engine makes records: imported here, not at the top
+
+    seats, auto = seat_agents(agents, record.header.seed)
+    return Seated(seats, auto)
+
+
+def _mismatch_hint(record: Record, agents: list[str]) -> Callable[[object], str]:
+    def hint(by) -> str:
+        if not by.is_player:
+            return "the rules' own participants are played by the heuristic agent: the record was edited"
+        seat = by.seat + 1
+        if agents[by.seat] != record.header.agents[by.seat]:  # resume --agent SEAT=NAME
+            return (f"{by.name} can play on only as an agent that could have made its decisions so far: "
+                    f"--agent {seat}=human takes the seat over")
+        return (f"the record's header says {by.name} is played by {agents[by.seat]!r}, and this decision is not "
+                "that agent's: the header or the decisions were edited")
+    return hint
+
+
+@attrs.define
+class _Check:
+    """Compares each line the game tells with the record's; past its end, hands them on (resume)."""
+
+    record: Record
+    loaded: Loaded
+    listener: Callable[[dict], None] | None
+    on_new: Callable[[dict], None] | None
+    checked: int = 0
+
+    def line(self, entry: tuple) -> None:
+        got = json.loads(dumps_line(entry_line(self.loaded, entry)))
+        body, i = self.record.body, self.checked
+        self.checked += 1
+        if i >= len(body):
+            if self.on_new is None:
+                raise _ends_early(self.record, f"it tells the event {got['event']!r}" if "event" in got
+                                  else f"it records {got['by']}'s {got['decision']!r}")
+            self.on_new(got)
+            return
+        if not _same(body[i], got):
+            raise _divergence(self.record, i + 2, body[i], got, "here")
+        if self.listener:
+            self.listener(got)
+
+    def result(self, game: Game) -> None:
+        got = json.loads(dumps_line(result_line(game)))
+        body, i = self.record.body, self.checked
+        if self.on_new is not None:
+            self.on_new(got)
+            return
+        if i >= len(body):
+            raise _ends_early(self.record, "it ends with its result")
+        if not _same(body[i], got):
+            raise _divergence(self.record, i + 2, body[i], got, "at the result")
+        if self.listener:
+            self.listener(got)
+
+
+def _same(a, b) -> bool:
+    """Equal as JSON: unlike ==, true is not 1 and 5.0 is not 5."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _difference(a, b, at: tuple = ()) -> tuple:
+    """The path of the first value where two lines differ (the whole object if their keys do)."""
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        key = next(k for k in a if not _same(a[k], b[k]))
+        return _difference(a[key], b[key], at + (key,))
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        i = next(i for i, (x, y) in enumerate(zip(a, b)) if not _same(x, y))
+        return _difference(a[i], b[i], at + (i,))
+    return at
+
+
+def _divergence(record: Record, number: int, want: dict, got: dict, where: str) -> RecordFileError:
+    at = _difference(want, got)
+    w, g = want, got
+    for step in at:
+        w, g = w[step], g[step]
+    return record.error(number, f"the replay diverges {where}", at or None,
+                        hint=f"the record has {_shown(w, 200)}, the game now tells {_shown(g, 200)}")
+
+
+def rules_of(record: Record) -> Loaded:
+    """The rules the header names, checked against its player count and rules hash."""
+    from .engine import player_names
+
+    h = record.header
+    try:
+        loaded = load(h.game, h.variants, h.settings)
+    except PitwallError as e:
+        if e.span is not None:  # the game's own rules fail: the error points into them
+            raise
+        raise record.error(1, e.message, (_culprit(h),), e.hint) from None
+    except OSError as e:  # a game or variant named by a path the system refuses (too long, say)
+        raise record.error(1, f"no game can be loaded from {_shown(h.game)}: {e.strerror}", (_culprit(h),),
+                           "the header names the game as pitwall play does: a game's name or its folder") from None
+    try:
+        player_names(loaded, len(h.players), list(h.players))
+    except PitwallError as e:
+        raise record.error(1, e.message, ("players",), e.hint) from None
+    if loaded.rules_hash != h.rules_hash:
+        raise record.error(1, f"the record was made with other rules (hash {h.rules_hash}); these rules hash to "
+                              f"{loaded.rules_hash}", ("rules_hash",),
+                           hint="the rules changed since the game was recorded; re-record it")
+    return loaded
+
+
+def _culprit(h: Header) -> str:
+    """Which of the header's game, variants and settings does not load (only after one failed)."""
+    for key, args in (("game", (h.game,)), ("variants", (h.game, h.variants))):
+        try:
+            load(*args)
+        except (PitwallError, OSError):
+            return key
+    return "settings"
+
+
+def unchecked_seats(header: Header, agents: list[str]) -> list[int]:
+    """Seats whose agent, as the header names it, nobody can check against the record: a person."""
+    return [i for i, (named, now) in enumerate(zip(header.agents, agents))
+            if named == now and not AGENTS[now].checkable]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,7 @@ def test_replay_of_an_edited_record_fails_at_the_first_divergent_line(tmp_path):
     rec.write_text("\n".join(lines) + "\n")
     r = invoke("replay", rec)
     assert r.exit_code == 2
-    assert f"game.jsonl:{n + 1}: replay diverges here" in r.output
+    assert f"game.jsonl:{n + 1}:10: error: the replay diverges here" in r.output
 
 
 def test_replay_of_a_record_from_other_rules_fails_at_the_header(tmp_path):
@@ -91,7 +92,7 @@ def test_replay_of_a_record_from_other_rules_fails_at_the_header(tmp_path):
     lines[0] = lines[0].replace('"rules_hash":"', '"rules_hash":"0', 1)
     rec.write_text("\n".join(lines) + "\n")
     r = invoke("replay", rec)
-    assert r.exit_code == 2 and ":1: the record was made with other rules" in r.output
+    assert r.exit_code == 2 and ":1:" in r.output and "error: the record was made with other rules" in r.output
 
 
 HEADER = json.dumps({"record": "pitwall", "version": 1, "game": "why_first", "variants": [],
@@ -100,16 +101,17 @@ HEADER = json.dumps({"record": "pitwall", "version": 1, "game": "why_first", "va
 
 
 @pytest.mark.parametrize("text, message", [
-    ('{"record": "pitwall"}\nnot json\n', "game.jsonl:2: not a JSON line"),
-    ('{"record": "pitwall"}\n', "game.jsonl:1: the header's 'game' must be a text, not None"),
-    ('{"event": "x"}\n', "game.jsonl:1: not a Pitwall game record"),
-    ('[1, 2]\n', "game.jsonl:1: each line of a record is a JSON object"),
-    (HEADER + '\nnull\n', "game.jsonl:2: each line of a record is a JSON object"),
+    (HEADER + '\nnot json\n', "game.jsonl:2:1: error: not a JSON line"),
+    ('{"record": "pitwall"}\n', "game.jsonl:1:1: error: the header has no 'version', 'game'"),
+    ('{"event": "x"}\n', "game.jsonl:1:1: error: not a Pitwall game record"),
+    ('[1, 2]\n', "game.jsonl:1:1: error: each line of a record is a JSON object"),
+    (HEADER + '\nnull\n', "game.jsonl:2:1: error: each line of a record is a JSON object"),
     (HEADER.replace('"variants": []', '"variants": [5]'), "the header's 'variants' must be a list of texts"),
     (HEADER.replace('"players": ["Anne", "Ben"]', '"players": ["Anne"]'), "2 agents for 1 players"),
     (HEADER.replace('"agents": ["random", "random"]', '"agents": ["random", "bogus"]'), "unknown agent 'bogus'"),
-    (HEADER.replace('"game": "why_first"', '"game": "chess"'), "game.jsonl:1: no game named 'chess'"),
-    (HEADER + '\n{"decision": "card", "by": "Anne", "pick": 1.5}\n', "game.jsonl:2: 'pick' must be a whole number"),
+    (HEADER.replace('"game": "why_first"', '"game": "chess"'), "game.jsonl:1:45: error: no game named 'chess'"),
+    (HEADER + '\n{"decision": "card", "by": "Anne", "pick": 1.5}\n',
+     "game.jsonl:2:44: error: the decision's 'pick' must be a whole number, not 1.5"),
     (HEADER.replace('"players": ["Anne", "Ben"], "agents": ["random", "random"]',
                     '"players": ["A", "B", "C", "D", "E", "F", "G"], "agents": ["random", "random", "random", '
                     '"random", "random", "random", "random"]'), "Why First? takes 2 to 6 players, not 7"),
@@ -189,8 +191,8 @@ def test_simulate_table():
     (("play", "why-first", "--variant", "turbo"), "has no variant 'turbo'"),
     (("play", "why-first", "--agent", "genius"), "unknown agent 'genius'"),
     (("play", "why-first", "--agent", "5=random"), "seat must be 1 to 2"),
-    (("play", "why-first", "--seed", "x"), "'x' is not a valid integer"),
-    (("simulate", "why-first", "--games", 0), "0 is not in the range"),
+    (("play", "why-first", "--seed", "x"), "'x' is not a whole number from 0 to"),
+    (("simulate", "why-first", "--games", 0), "0 is not from 1 to 10000000"),
     (("simulate", "why-first", "--agent", "human"), "simulate plays without people"),
     (("simulate", "why-first", "-a", "heuristic", "-a", "random"), "--agent heuristic and --agent random both set"),
     (("replay", "missing.jsonl"), "does not exist"),
@@ -658,7 +660,11 @@ def test_a_failing_simulation_names_the_seed_to_replay(tmp_path, monkeypatch):
     add_game(tmp_path, monkeypatch, "failing", FAILING_GAME)
     r = invoke("simulate", "failing", "-n", 3, "--seed", 5)
     assert r.exit_code == 2 and "division by zero" in r.output
-    assert "game of seed 5: pitwall play with --seed 5 plays it again" in r.output
+    assert "game of seed 5; this plays it again:" in r.output
+    again = next(line.strip() for line in r.output.splitlines() if line.strip().startswith("pitwall play"))
+    assert "--seed 5" in again
+    replayed = invoke(*shlex.split(again)[1:])  # the whole command: the same failure, alone
+    assert replayed.exit_code == 2 and "division by zero" in replayed.output
 
 
 def test_compare_marks_events_a_configuration_does_not_have():

@@ -128,6 +128,20 @@ class ErrorCollector:
             raise CheckErrors(self.errors)
 
 
+SHOWN = 100  # characters of a source line shown around the caret
+
+
+def _source_and_caret(src: str, col: int, width: int) -> list[str]:
+    """The source line (a window of it, for a long one) and a caret under the columns at fault.
+    Tabs are shown as one space and control characters as '?', so the caret stays in place."""
+    start = max(0, col - 1 - SHOWN // 2) if len(src) > SHOWN else 0
+    window = src[start:start + SHOWN]
+    shown = "".join(" " if ch == "\t" else "?" if ord(ch) < 32 or 0x7f <= ord(ch) < 0xa0 else ch for ch in window)
+    lead, tail = ("..." if start > 0 else ""), ("..." if start + SHOWN < len(src) else "")
+    caret = " " * (len(lead) + col - 1 - start) + "^" * max(1, min(width, len(window) - (col - 1 - start) + 1))
+    return [f"  {lead}{shown}{tail}", f"  {caret}"]
+
+
 def render(error: PitwallError, sources: dict[str, str] | None = None) -> str:
     """Format an error as `file:line:col: error: msg`, the source line, a caret and a hint."""
     errors = error.errors if isinstance(error, CheckErrors) else [error]
@@ -138,17 +152,14 @@ def render(error: PitwallError, sources: dict[str, str] | None = None) -> str:
         text = (sources or {}).get(span.file) if span else None
         if text is None and span and span.line > 0:
             try:
-                with open(span.file, encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError:
+                text = read_text(span.file)
+            except PitwallError:  # unreadable now: the message alone still says where
                 text = None
         if text is not None and span.line > 0:
-            lines = text.splitlines()
+            lines = text.split("\n")
             if span.line <= len(lines):
-                src = lines[span.line - 1]
                 width = span.end_col - span.col if span.end_line == span.line and span.end_col > span.col else 1
-                out.append(f"  {src}")
-                out.append("  " + " " * (span.col - 1) + "^" * max(1, width))
+                out.extend(_source_and_caret(lines[span.line - 1], span.col, max(1, width)))
         if e.hint:
             out.append(f"  hint: {e.hint}")
     return "\n".join(out)

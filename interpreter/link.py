@@ -13,6 +13,7 @@ import attrs
 
 from . import ast
 from .errors import ErrorCollector, PitwallError, RulesWarning
+from .limits import INT_DIGITS_MAX
 
 KINDS = {
     ast.ConstDecl: "const", ast.FunctionDecl: "function", ast.RuleDecl: "rule", ast.EventDecl: "event",
@@ -246,8 +247,8 @@ def apply_settings(prog: Program, settings: tuple[tuple[str, str], ...]) -> None
 def _setting_value(decl: ast.ConstDecl, raw: str) -> ast.Expr:
     kind, span = setting_kind(decl), decl.span
     if kind == "int":
-        try:
-            value = int(raw.strip())
+        try:  # a whole number of at most as many digits as the rules may write
+            value = int(raw.strip()) if len(raw.strip().lstrip("+-")) <= INT_DIGITS_MAX else None
         except ValueError:
             value = None
         if value is not None:
@@ -259,5 +260,6 @@ def _setting_value(decl: ast.ConstDecl, raw: str) -> ast.Expr:
         return ast.Bool(raw.strip().lower() == "true", span=span)
     elif kind == "text":
         return ast.Str(raw, span=span)
-    raise PitwallError(f"setting {decl.name!r} takes {'a whole number' if kind == 'int' else kind}, not {raw!r}",
+    shown = raw if len(raw) <= 40 else raw[:40] + "..."
+    raise PitwallError(f"setting {decl.name!r} takes {'a whole number' if kind == 'int' else kind}, not {shown!r}",
                        hint=f"declared at {decl.span}")

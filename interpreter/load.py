@@ -71,22 +71,33 @@ def games() -> list[GameDir]:
     return [GameDir(p.name, p) for p in sorted(GAMES.iterdir()) if p.is_dir() and any(p.glob("*" + EXT))]
 
 
+def _is_dir(name: str) -> bool:
+    try:
+        return Path(name).is_dir()
+    except (OSError, ValueError):  # a name too long for a path, or with a NUL: no folder
+        return False
+
+
 def find_game(name: str) -> GameDir:
     """A shipped game by name, or a game in a folder of one's own (a path to it or to one of its files)."""
     if any(sep in name for sep in ("/", "\\")) or name.endswith(EXT) or name.startswith("."):
         path = Path(name).expanduser()
-        game = game_of_file(path / "rules.pw") if path.is_dir() else game_of_file(path) if path.is_file() else None
+        try:
+            game = game_of_file(path / "rules.pw") if path.is_dir() else game_of_file(path) if path.is_file() else None
+        except (OSError, ValueError):  # a name too long for a path, or with a NUL
+            game = None
         if game is None:
-            raise PitwallError(f"no game's rules at {name!r}", hint="name a folder that holds its .pw rules files")
+            raise PitwallError(f"no game's rules at {name[:60]!r}", hint="name a folder that holds its .pw rules files")
         return game
     want = canonical(name)
     for g in games():
         if g.name == want:
             return g
-    if Path(name).is_dir():  # a folder of one's own in the current directory: `play mygame`
+    if _is_dir(name):  # a folder of one's own in the current directory: `play mygame`
         return find_game("./" + name)
     known = ", ".join(g.name.replace("_", "-") for g in games())
-    raise PitwallError(f"no game named {name!r}", hint=f"games: {known}, or a path to a game's folder")
+    shown = name if len(name) <= 40 else name[:40] + "..."
+    raise PitwallError(f"no game named {shown!r}", hint=f"games: {known}, or a path to a game's folder")
 
 
 class ParsedPath(type(Path())):

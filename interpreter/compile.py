@@ -120,12 +120,11 @@ class Gen:
             self.deck(d)
         self.line("def _new_game(_rt):")
         self.indent += 1
-        for name in ("_choose", "_emit", "_draw", "_draw_refill", "_move", "_shuffle", "_finish", "_player",
+        for name in ("_choose", "_tell", "_draw", "_draw_refill", "_move", "_shuffle", "_finish", "_player",
                      "_new", "_roll", "_sim_begin", "_sim_end"):
             self.line(f"{name} = _rt.{name[1:]}")
         self.line("_S = _rt.state")
         self.line("_telling = _rt.telling")
-        self.line("_BT = _rt.budget_total")
         # the game's own budget, in place of the one the rules load with
         self.line("_budget, _over, _spend, _cat, _range, _sort_spend = (_rt.metered[n] for n in "
                   "('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend'))")
@@ -401,8 +400,7 @@ class Gen:
                         else self.expr(a)) + ", " for a in s.args)
         # Nobody listens in a plain simulation: skip working out the event's values. When someone
         # does, that work has a budget of its own, so the game's is the same either way.
-        self.line(f"if _telling: _b = _budget[0]; _budget[0] = _BT; _emit({self.events.index(s.event)}, ({args})); "
-                  "_budget[0] = _b", s.span)
+        self.line(f"if _telling: _tell({self.events.index(s.event)}, lambda: ({args}))", s.span)
 
     def stmt_Finish(self, s: ast.Finish):
         self.line(f"_finish({self.expr(s.winners)})", s.span)

@@ -16,7 +16,9 @@ LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
 # rules it works out (a statement, an operator, a value: about one each); scans and copies of a
 # collection cost its length. The shipped games spend at most 130,000 steps a race; a runaway
 # loop meets the budget in a few seconds.
-STEP_BUDGET = 200_000_000
+STEP_BUDGET = 100_000_000
+CHOOSE_STEPS = 20  # a decision, beyond its options
+TOLD_LINE_STEPS = 500  # a line told (narrated and written to a record): side work, see runtime.Game.spent_apart
 LOAD_BUDGET = 10_000_000  # the same, for constants and decks while the rules load
 NARRATION_MAX = 100_000_000  # characters a game tells (its record's events and decisions)
 DECK_MAX = 100_000  # cards in all decks together

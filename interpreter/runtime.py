@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from .blame import blame
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
-from .limits import DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, NARRATION_MAX, STEP_BUDGET, TEXT_MAX
+from .limits import (CHOOSE_STEPS, DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, NARRATION_MAX, STEP_BUDGET, TEXT_MAX,
+                     TOLD_LINE_STEPS)
 
 # Raised outside the rules (by agents, by a listener writing to a closed pipe, by a reader who
 # stops): not a rule's fault.
@@ -300,6 +301,10 @@ class Game:
         self.budget_total = budget
         self.metered = metered(self.budget)
         self.told = 0  # characters of narration so far
+        # Work for agents, views and listeners (which runs in some runs of a game and not in
+        # others) spends from a budget of its own, as large as the game's: see spent_apart.
+        self.side = [budget]
+        self.apart = False
         self.result: list | None = None
         self.sim_depth = 0
         ns = loaded.namespace
@@ -353,6 +358,11 @@ class Game:
         tb = exc.__traceback__
         if isinstance(exc, RecursionError):
             return self.error_from_traceback(tb, "rules call each other without end", BudgetError)
+        if isinstance(exc, OutOfSteps) and getattr(exc, "side", False):
+            return self.error_from_traceback(tb, f"the work for agents, views and narration ran more than "
+                                             f"{self.budget_total} steps in one game", BudgetError,
+                                             "a prefer score, a view or an event's values works too hard, or the "
+                                             f"game tells too many lines (each costs {TOLD_LINE_STEPS} steps)")
         if isinstance(exc, OutOfSteps):
             return self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game",
                                              BudgetError, "a step is about one value or statement worked out: "
@@ -361,14 +371,31 @@ class Game:
 
     def spent_apart(self, work):
         """Work for an agent, a listener or a view, which runs in some runs of a game and not in
-        others (a replay asks no heuristic): it gets a budget of its own, so the game's stays
-        the same in every run."""
-        saved = self.budget[0]
-        self.budget[0] = self.budget_total
+        others (a replay asks no heuristic): it spends from the side budget, so the game's own
+        stays the same in every run, and the side work of a whole game is bounded too."""
+        if self.apart:  # already apart (a view asked for within a pick)
+            return work()
+        saved, self.budget[0], self.apart = self.budget[0], self.side[0], True
         try:
             return work()
+        except OutOfSteps as exc:
+            exc.side = True
+            raise
         finally:
-            self.budget[0] = saved
+            self.side[0], self.budget[0], self.apart = self.budget[0], saved, False
+
+    def spend_side(self, steps: int) -> None:
+        """Steps of side work done outside spent_apart (recording a decision)."""
+        if self.apart:
+            self.budget[0] -= steps
+            if self.budget[0] < 0:
+                raise OutOfSteps
+            return
+        self.side[0] -= steps
+        if self.side[0] < 0:
+            exc = OutOfSteps()
+            exc.side = True
+            raise exc
 
     def view_of(self, player) -> str:
         """The rules' view for one player (`game { view NAME }`), as lines of text."""
@@ -393,7 +420,7 @@ class Game:
             agent = self.agents[by.seat]
         else:
             agent = self.auto_agent
-        self.budget[0] -= n
+        self.budget[0] -= CHOOSE_STEPS + n
         if n > 1 or agent.asks_always:
             index = self.spent_apart(lambda: agent.pick(self, by, name, options, prompt, prefer))
         else:
@@ -409,7 +436,9 @@ class Game:
         return choice
 
     def words(self, text: str) -> str:
-        """Every word a game tells is kept in its record: a game tells at most NARRATION_MAX characters."""
+        """Every word a game tells is kept in its record: a game tells at most NARRATION_MAX
+        characters, and each line told costs side steps as the record's writing takes time."""
+        self.spend_side(TOLD_LINE_STEPS + len(text) // 4)
         self.told += len(text)
         if self.told > NARRATION_MAX:
             raise LimitExceeded(f"the game has told more than {NARRATION_MAX} characters of narration")
@@ -418,6 +447,10 @@ class Game:
     def _tell_only(self, event: int, args: tuple):
         # No record: the listener (counting events) gets no words, so none are made.
         self.listener(("e", event, args))
+
+    def tell(self, event: int, values):
+        """An event, when someone listens: its values are worked out apart (`values` is a thunk)."""
+        self.spent_apart(lambda: self.emit(event, values()))
 
     def emit(self, event: int, args: tuple):
         # The words now: a template may read a participant's field that changes later.

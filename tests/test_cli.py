@@ -574,7 +574,7 @@ def test_outline_lists_what_a_variant_can_change_with_its_place():
     r = invoke("outline", "street-illegal")
     assert r.exit_code == 0, r.output
     assert place(r.output, "START_CHIPS = 3") == line_of("rules.pw", "const START_CHIPS")
-    assert place(r.output, "races = 1") == line_of("rules.pw", "setting races") and "(from 1 to 1000)" in r.output
+    assert place(r.output, "races = 1") == line_of("rules.pw", "setting races") and "(from 1 to 500)" in r.output
     assert "duel(a: Driver, f: Driver) -> bool" in r.output and "pro_third(first_two: int) -> bool" in r.output
     assert "slot_pile(d: Driver, s: Slot) -> pile of Tempo" in r.output
     assert place(r.output, "tempo_cards of Tempo") == line_of("cards.pw", "deck tempo_cards")

@@ -453,15 +453,48 @@ class Decide:
 
 
 @node
+class Expect:
+    """`expect COND ["message"]` in a scenario: checked when the scenario reaches it."""
+    cond: Expr
+    message: str | None
+    before_run: bool  # written before `run`: checked on the position the setup states
+    after: int  # how many `decide` lines stand before it: checked before the next one is answered
+    span: Span = _span()
+
+
+@node
 class ScenarioDecl:
     title: str
     game: str | None
-    variants: tuple[str, ...]
+    variants: tuple[str, ...]  # names, or paths of variant files (ending in .pw) from the scenario's folder
     players: tuple[str, ...]
     seed: int
     setup: Block | None
     run: Call | Block | None   # one rule call, or statements run in order
     decisions: tuple[Decide, ...]
+    span: Span = _span()
+    expects: tuple[Expect, ...] = attrs.field(default=(), kw_only=True)
+    # where each setting is written, so a header error points at its line
+    spans: tuple[tuple[str, Span], ...] = attrs.field(default=(), kw_only=True)
+
+    def where(self, setting: str) -> Span:
+        return dict(self.spans).get(setting, self.span)
+
+
+@node
+class InvariantDecl:
+    """`invariant NAME = COND "message"`: true of every position of the game."""
+    name: str
+    cond: Expr
+    message: str
+    span: Span = _span()
+
+
+@node
+class RequireDecl:
+    """`require COND "message"`: true of the constants, checked when the rules load."""
+    cond: Expr
+    message: str
     span: Span = _span()
 
 

@@ -31,6 +31,7 @@ def _declarations(prog: Program):
     yield from prog.consts.values()
     yield from prog.globals.values()
     yield from prog.decks.values()
+    yield from prog.requires
 
 
 def _walk(node):

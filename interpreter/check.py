@@ -29,7 +29,8 @@ BUILTINS = {
 }
 BUILTIN_GLOBALS = {"players"}
 # The rules a scenario's setup and run become: named so that no rules file can declare them.
-SCENARIO_RULES = SETUP, RUN = "__scenario_setup", "__scenario_run"
+SCENARIO_PREFIX = "__scenario_"
+SETUP, RUN = SCENARIO_PREFIX + "setup", SCENARIO_PREFIX + "run"
 
 
 class Scope:
@@ -98,6 +99,9 @@ class Checker:
             seen = seen | {c.name}
         self.const_types = consts.vars
         self.check_replacements(consts)
+        for r in p.requires:  # relations between constants, like a constant's value
+            self.static = ("a requirement", set(p.consts) | set(p.enums), False)
+            self.condition(r.cond, consts)
         fixed = set(p.enums) | set(p.consts)
         self.static = ("a field's default", fixed, False)
         for rec in list(p.cards.values()) + list(p.participants.values()):
@@ -131,7 +135,7 @@ class Checker:
                             ("a card", p.cards), ("a participant kind", p.participants), ("a rule", p.rules),
                             ("a function", p.functions), ("an event", p.events)):
             for name, d in decls.items():
-                if name not in SCENARIO_RULES:
+                if not name.startswith(SCENARIO_PREFIX):
                     self.check_python_name(name, d.span, what)
         for e in p.enums.values():
             for member in e.members:

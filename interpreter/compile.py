@@ -114,6 +114,8 @@ class Gen:
         for c in p.consts.values():
             self.line(f"C_{c.name} = {self.expr(c.value)}", c.span)
             self.check_int(f"C_{c.name}", self.type_of(c.value), c.span)
+        for i, r in enumerate(p.requires):
+            self.line(f"if not {self.expr(r.cond)}: _unmet({i})", r.span)
         for rec in list(p.cards.values()) + list(p.participants.values()):
             self.record_class(rec)
         for d in p.decks.values():
@@ -140,7 +142,8 @@ class Gen:
         self.line("return None")
         self.indent -= 1
         view = f"f_{p.game.view}" if p.game and p.game.view else "None"
-        self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view)
+        self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
+                  + ", ".join(f"{f!r}: f_{f}" for f in p.functions if not p.functions[f].params) + "}")
         self.indent -= 1
 
     def record_class(self, rec: ast.RecordDecl) -> None:

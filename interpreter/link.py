@@ -42,6 +42,9 @@ class Program:
     # What each `replace` replaced, first version only: the replacement must keep its type.
     replaced: dict[str, object] = attrs.Factory(dict)
     warnings: list[RulesWarning] = attrs.Factory(list)
+    # `invariant NAME = COND "message"`: NAME is also a function () -> bool the rules may call
+    invariants: dict[str, ast.InvariantDecl] = attrs.Factory(dict)
+    requires: list[ast.RequireDecl] = attrs.Factory(list)
 
     def table_for(self, item) -> dict | None:
         if isinstance(item, ast.RecordDecl):
@@ -102,6 +105,12 @@ def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
     if isinstance(item, ast.ModifyDecl):
         prog.modifiers.append(item)
         return
+    if isinstance(item, ast.RequireDecl):
+        prog.requires.append(item)
+        return
+    if isinstance(item, ast.InvariantDecl):  # a function of the position, told apart by its message
+        prog.invariants[item.name] = item
+        item = ast.FunctionDecl(item.name, (), ast.TypeRef("bool", span=item.span), item.cond, span=item.span)
     if isinstance(item, ast.ScenarioDecl):
         errors.add("a scenario belongs in its own file", item.span, "run it with: pitwall scenario FILE")
         return

@@ -11,13 +11,14 @@ from pathlib import Path
 import attrs
 
 from . import ast
+from .blame import blame
 from .check import check
 from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError, read_text
 from .limits import LOAD_BUDGET
 from .link import Program, apply_settings, link
 from .parse import parse_file
-from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered
+from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered, unmet
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 EXT = ".pw"
@@ -116,18 +117,24 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     for path in base + variants:
         f = getattr(path, "parsed", None) or parse_file(path)
         files.append(f)
-        sources[str(path)] = read_text(path, "rules file")
+        text = getattr(path, "source_text", None)  # a ParsedPath of a file kept in a record: not on disk
+        sources[str(path)] = text if text is not None else read_text(path, "rules file")
     prog = link(files[: len(base)], files[len(base):], sources)
     apply_settings(prog, settings)
     types = check(prog)
     compiled = compile_program(prog, types)
     namespace = dict(NAMESPACE, _T=compiled.parts, __builtins__=SAFE_BUILTINS, __name__="pitwall_rules")
     namespace.update(metered([LOAD_BUDGET]))  # constants and decks: the game's budget replaces it
+    namespace["_unmet"] = unmet(prog.requires)
     if execute:
         try:
             exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
         except Exception as exc:  # noqa: BLE001 - a constant or deck row failed: point at it
-            raise load_error(exc, GENERATED, compiled.linemap) from None
+            error = load_error(exc, GENERATED, compiled.linemap)
+            suspects = blame(prog, error.span)
+            if suspects:
+                error.hint = f"{error.hint}\n{suspects}" if error.hint else suspects
+            raise error from None
     return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
 
 
@@ -173,9 +180,9 @@ def check_file(path: Path, game_name: str | None = None) -> Loaded | ast.SourceF
     parsed = parse_file(path)
     path = ParsedPath(parsed)
     if any(isinstance(i, ast.ScenarioDecl) for i in parsed.items):
-        from .scenario import load_scenario
+        from .scenario import load_scenario, start_scenario
 
-        load_scenario(path)
+        start_scenario(load_scenario(path))  # its position checked against the game's invariants
         return parsed
     is_variant = any(isinstance(i, ast.VariantDecl) for i in parsed.items)
     if game_name is not None:  # named as a variant of GAME: checked as one, with or without its 'variant' line

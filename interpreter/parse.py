@@ -361,6 +361,9 @@ class _Machine:
                     self.braces[target] = kind.pop()
         self.units: dict[tuple[int, int, str], int] = {}
         self.examples: list | None = None
+        # The keywords that start a declaration (rule, function, event, ...): those a file can start with.
+        self.terminal_of = {t.pattern.value: t.name for t in lark.terminals if t.pattern.type == "str"}
+        self.declarations = frozenset(v for v, t in self.keyword_of.items() if t in self.states[self.start])
 
 
 def _units(states, below: int, top: int, terminal: str) -> int:
@@ -383,10 +386,10 @@ def _tables() -> _Machine:
 class _Unexpected(Exception):
     """The parser has no action for a token: the token, what it expected, and where the parser stood."""
 
-    def __init__(self, kind: str, value: str, line: int, col: int, expected: set[str], depth: int, state: int):
+    def __init__(self, kind: str, value: str, line: int, col: int, expected: set[str], stack: list[int]):
         super().__init__(value)
         self.kind, self.value, self.line, self.col = kind, value, line, col
-        self.expected, self.depth, self.state = expected, depth, state
+        self.expected, self.depth, self.state, self.stack = expected, len(stack), stack[-1], stack
 
 
 def _accepts(states, stack: list[int], terminal: str, end: int = -1) -> bool:
@@ -411,8 +414,8 @@ def _accepts(states, stack: list[int], terminal: str, end: int = -1) -> bool:
         extra.append(goto)
 
 
-def _run(text: str, path: str, m: _Machine) -> ast.SourceFile:
-    """Lex and parse, building AST nodes on each reduction.
+def _run(text: str, path: str, m: _Machine, tokens=None) -> ast.SourceFile:
+    """Lex and parse, building AST nodes on each reduction (of the text's tokens, or those given).
 
     A keyword stands as a name wherever the grammar cannot take the keyword: words like `players`,
     `card` or `score` are keywords in a few declarations but natural names in rules, and LALR state
@@ -426,7 +429,7 @@ def _run(text: str, path: str, m: _Machine) -> ast.SourceFile:
     actions = states[m.start]
     blocks = deck_fors = types = 0
     prev = ""
-    tokens = _lex(text, m)
+    tokens = _lex(text, m) if tokens is None else tokens
     while True:
         tok = next(tokens, None)
         if tok is None:  # the end of the text, where it is
@@ -453,7 +456,7 @@ def _run(text: str, path: str, m: _Machine) -> ast.SourceFile:
             action = actions.get(kind)
             if action is None:  # what it could take: the terminals it would shift (or end on) after reducing
                 expected = {t for t in actions if t.isupper() and _accepts(states, sstack, t, m.end)}
-                raise _Unexpected(kind, value, line, col, expected, len(sstack), sstack[-1])
+                raise _Unexpected(kind, value, line, col, expected, sstack)
             if type(action) is int:  # shift
                 sstack.append(action)
                 vstack.append(value)
@@ -629,11 +632,22 @@ def _expected(terminals) -> str:
     return "expected one of: " + ", ".join(words[:10]) + (", ..." if len(words) > 10 else "")
 
 
+# Messages found by reading the text around the error rather than by example: their entries in
+# SYNTAX_EXAMPLES are tested like the others but never matched by parser state (the state at the
+# end of a file, or after a name followed by '=', is shared by many unrelated mistakes).
+_BY_RULE = frozenset({"missing-brace", "assign-in-condition", "missing-paren"})
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+# Tokens that end an expression from outside: a '(' or '[' still open when one comes was not closed.
+_ENDERS = frozenset({"}", "]", ")", "{", "then", "else"})
+
+
 def _example_failures(m: _Machine) -> list:
     """Where each example snippet fails: (label, stack depth, state, terminal, text)."""
     if m.examples is None:
         found = []
         for label, (_, snippets) in SYNTAX_EXAMPLES.items():
+            if label in _BY_RULE:
+                continue
             # The parser state *and* stack depth must match, and the first declaration of a file sits
             # one level shallower than the rest: so each example is tried in both places.
             for snippet in snippets + [_LATER + s for s in snippets]:
@@ -647,15 +661,125 @@ def _example_failures(m: _Machine) -> list:
     return m.examples
 
 
-def _label(e: _Unexpected, m: _Machine) -> str | None:
-    """The example label for an error: the first whose failure has the same state, an exact one first."""
+def _label(e: _Unexpected, m: _Machine, exact: bool) -> str | None:
+    """The example label for an error: the first whose failure has the same state and terminal
+    (exact), or else the first with the same state."""
     candidate = None
-    for label, depth, state, kind, value in _example_failures(m):
+    for label, depth, state, kind, _ in _example_failures(m):
         if (depth, state) == (e.depth, e.state):
-            if (kind, value) == (e.kind, e.value):
+            if kind == e.kind:
                 return label
             candidate = candidate or label
-    return candidate
+    return None if exact else candidate
+
+
+def _stack_at(text: str, m: _Machine, line: int, col: int) -> list[int]:
+    """The parser's states as the token at (line, col) arrives, before the reductions it triggers
+    (the error path only: the text is read again up to there)."""
+
+    def tokens():
+        for tok in _lex(text, m):
+            if (tok[2], tok[3]) >= (line, col):
+                break
+            yield tok
+        yield "\0stop", "", line, col, col  # no state takes it
+
+    try:
+        _run(text, "<diagnosis>", m, tokens())
+    except _Unexpected as e:
+        return e.stack
+    raise AssertionError("the text parsed again without its error")
+
+
+def _brackets(text: str, m: _Machine, line: int, col: int):
+    """The brackets still open before (line, col), outermost first, as (bracket, line, col); the token
+    before that place; and the '{' whose '}' is most likely missing, by indentation: a '}' that starts
+    a line closes the '{' opened on the line of the same indentation, and each '{' of a deeper line
+    still open then lost its '}' -- the first of those is the guess, or, if the indentation agrees
+    everywhere, the innermost '{' still open. A '}' after other text on its line closes the latest '{'."""
+    lines = text.split("\n")
+    opened: list[tuple[str, int, int]] = []
+    by_indent: list[tuple[int, int, int]] = []  # (indentation of its line, line, col) of each '{'
+    lost: list[tuple[int, int, int]] = []
+    prev, last_line = None, 0
+
+    def indent(n: int) -> int:
+        row = lines[n - 1]
+        return len(row.expandtabs(8)) - len(row.lstrip(" \t").expandtabs(8))
+
+    for tok in _lex(text, m):
+        kind, value, tline, tcol, _ = tok
+        if (tline, tcol) >= (line, col):
+            break
+        first_on_line, last_line, prev = tline != last_line, tline, tok
+        if value in _CLOSE and kind != "STRING":
+            opened.append((value, tline, tcol))
+            if value == "{":
+                by_indent.append((indent(tline), tline, tcol))
+        elif value in (")", "]", "}") and kind != "STRING":
+            if opened:
+                opened.pop()
+            if value == "}" and by_indent:
+                if first_on_line:
+                    at = indent(tline)
+                    while len(by_indent) > 1 and by_indent[-1][0] > at:
+                        lost.append(by_indent.pop())
+                by_indent.pop()
+    guess = lost[0] if lost else by_indent[-1] if by_indent else None
+    return opened, prev, guess
+
+
+def _unclosed(e: _Unexpected, text: str, path: str, m: _Machine) -> RulesSyntaxError | None:
+    """A '{', '(' or '[' left open: the file ends, or a declaration starts a line, while a block is open
+    (or ')' or ']' is missing where an expression ends from outside): reported at the bracket."""
+    opened, prev, guess = _brackets(text, m, e.line, e.col)
+    if not opened:
+        return None
+    bracket = opened[-1][0]
+    if e.kind == "$END":
+        reason = f"the file ends at line {max(1, len(text.splitlines()))}"
+    elif _starts_declaration(e.value, e.line, e.col, text, m):
+        reason = f"the next declaration starts at line {e.line} ('{e.value}')"
+    elif (prev is not None and _starts_declaration(prev[1], prev[2], prev[3], text, m)  # taken as a name
+          and not _accepts(m.states, _stack_at(text, m, prev[2], prev[3]), m.keyword_of[prev[1]])):
+        reason = f"the next declaration starts at line {prev[2]} ('{prev[1]}')"
+    elif (bracket != "{" and e.value in _ENDERS and m.terminal_of[_CLOSE[bracket]] in e.expected
+          and (e.value not in (")", "]") or any(_CLOSE[b] == e.value for b, _, _ in opened))):  # not one too many
+        reason = f"'{e.value}' comes at line {e.line}, column {e.col}"
+    else:
+        return None
+    if bracket == "{":
+        if guess is None:
+            return None
+        _, line, col = guess
+        return RulesSyntaxError(SYNTAX_EXAMPLES["missing-brace"][0], Span(path, line, col, line, col + 1),
+                                f"{reason} with this block still open: add its '}}' where the block ends "
+                                "(the first '{' that no '}' below lines up with)")
+    _, line, col = opened[-1]
+    close = _CLOSE[bracket]
+    message = SYNTAX_EXAMPLES["missing-paren"][0] if close == ")" else f"'{close}' is missing"
+    return RulesSyntaxError(message, Span(path, line, col, line, col + 1),
+                            f"{reason} with this '{bracket}' still open: every '{bracket}' needs its '{close}'")
+
+
+def _starts_declaration(word: str, line: int, col: int, text: str, m: _Machine) -> bool:
+    """Is this a declaration's keyword (rule, function, event, ...) first on its line?"""
+    if word not in m.declarations:
+        return False
+    start = 0 if line == 1 else _nth_line_start(text, line)
+    return text[start:start + col - 1].strip(" \t") == ""
+
+
+def _nth_line_start(text: str, line: int) -> int:
+    pos = -1
+    for _ in range(line - 1):
+        pos = text.index("\n", pos + 1)
+    return pos + 1
+
+
+def _assigns(e: _Unexpected, text: str, m: _Machine) -> bool:
+    """A '=' where a comparison could stand: the designer meant '=='."""
+    return e.value == "=" and _accepts(m.states, _stack_at(text, m, e.line, e.col), "COMP_OP")
 
 
 def _syntax_error(e: _Unexpected | _BadCharacter, text: str, path: str, m: _Machine) -> RulesSyntaxError:
@@ -668,7 +792,15 @@ def _syntax_error(e: _Unexpected | _BadCharacter, text: str, path: str, m: _Mach
     else:
         line, col, width = e.line, e.col, max(1, len(e.value))
     span = Span(path, line, col, line, col + width)
-    label = _label(e, m)
+    if _assigns(e, text, m):
+        return RulesSyntaxError(SYNTAX_EXAMPLES["assign-in-condition"][0], span, HINTS["assign-in-condition"])
+    unclosed = _unclosed(e, text, path, m)
+    if unclosed is not None:
+        return unclosed
+    label = _label(e, m, exact=True)
+    if label is None and {"INT", "STRING"} <= e.expected:  # a value could stand here, and none does
+        label = "missing-expression"
+    label = label or _label(e, m, exact=False)
     if label:
         message, _ = SYNTAX_EXAMPLES[label]
         return RulesSyntaxError(message, span, HINTS[label])
@@ -831,38 +963,56 @@ class _ToAst:
     def scenario_decl(self, meta, c):
         title, *settings = c
         s = dict(game=None, variants=(), players=(), seed=1, setup=None, run=None)
-        decisions = []
-        for key, value in settings:
+        decisions, expects, spans = [], [], []
+        for key, value, span in settings:
+            spans.append((key, span))
             if key == "decide":
                 decisions.append(value)
+            elif key == "expect":
+                cond, message = value
+                expects.append(ast.Expect(cond, message, s["run"] is None, len(decisions), span=span))
             else:
                 s[key] = value
         return ast.ScenarioDecl(self.text(title), s["game"], s["variants"], s["players"], s["seed"], s["setup"],
-                                s["run"], tuple(decisions), span=self.sp(meta))
+                                s["run"], tuple(decisions), span=self.sp(meta), expects=tuple(expects),
+                                spans=tuple(spans))
 
     def sc_game(self, meta, c):
-        return "game", str(c[0])
+        return "game", str(c[0]), self.sp(meta)
 
     def sc_variants(self, meta, c):
-        return "variants", tuple(str(t) for t in c)
+        return "variants", tuple(c), self.sp(meta)
+
+    def variant_ref(self, meta, c):
+        # a quoted path names a file; the builder keeps its .pw ending so it is told from a name
+        return self.text(c[0]) if str(c[0]).startswith('"') else str(c[0])
 
     def sc_players(self, meta, c):
-        return "players", tuple(self.text(t) for t in c)
+        return "players", tuple(self.text(t) for t in c), self.sp(meta)
 
     def sc_seed(self, meta, c):
-        return "seed", int(c[0])
+        return "seed", int(c[0]), self.sp(meta)
 
     def sc_setup(self, meta, c):
-        return "setup", c[0]
+        return "setup", c[0], self.sp(meta)
 
     def sc_run(self, meta, c):
-        return "run", ast.Call(str(c[0]), c[1], span=self.sp(meta))
+        return "run", ast.Call(str(c[0]), c[1], span=self.sp(meta)), self.sp(meta)
 
     def sc_run_block(self, meta, c):
-        return "run", c[0]
+        return "run", c[0], self.sp(meta)
+
+    def sc_expect(self, meta, c):
+        return "expect", (c[0], self.text(c[1]) if c[1] is not None else None), self.sp(meta)
+
+    def invariant_decl(self, meta, c):
+        return ast.InvariantDecl(str(c[0]), c[1], self.text(c[2]), span=self.sp(meta))
+
+    def require_decl(self, meta, c):
+        return ast.RequireDecl(c[0], self.text(c[1]), span=self.sp(meta))
 
     def sc_decide(self, meta, c):
-        return "decide", ast.Decide(self.text(c[0]), str(c[1]), self.text(c[2]), span=self.sp(meta))
+        return "decide", ast.Decide(self.text(c[0]), str(c[1]), self.text(c[2]), span=self.sp(meta)), self.sp(meta)
 
     # types
     def type_name(self, meta, c):

@@ -305,6 +305,7 @@ class Game:
         # others) spends from a budget of its own, as large as the game's: see spent_apart.
         self.side = [budget]
         self.apart = False
+        self.checked_expects: set[int] = set()  # a scenario's expectations checked so far
         self.result: list | None = None
         self.sim_depth = 0
         ns = loaded.namespace
@@ -316,7 +317,7 @@ class Game:
             self.emit = _no_emit
         elif not record:
             self.emit = self._tell_only  # a listener hears the events; no log is kept
-        self._init, self._rules, self._view = ns["_new_game"](self)
+        self._init, self._rules, self._view, self._values = ns["_new_game"](self)
         self._main = self._rules[loaded.program.game.play]
 
     # ------------------------------------------------------------ running
@@ -396,6 +397,18 @@ class Game:
             exc = OutOfSteps()
             exc.side = True
             raise exc
+
+    def value_of(self, function: str):
+        """A function of the rules without parameters, worked out now (invariants, a scenario's
+        expectations): side work, like an agent's."""
+        try:
+            return self.spent_apart(self._values[function])
+        except Exception as exc:  # noqa: BLE001 - a rule failed; report it at its source line
+            raise self.failure(exc) from None
+
+    def broken_invariants(self) -> list:
+        """The invariants of the rules (`invariant NAME = COND "message"`) the position breaks."""
+        return [inv for name, inv in self.loaded.program.invariants.items() if self.value_of(name) is not True]
 
     def view_of(self, player) -> str:
         """The rules' view for one player (`game { view NAME }`), as lines of text."""
@@ -547,9 +560,24 @@ def rules_span(tb, filename: str, linemap: list) -> Span | None:
     return span
 
 
+class Unmet(Exception):
+    """A `require` of the rules that the constants do not meet."""
+
+
+def unmet(requires: list):
+    """The function generated code calls when requirement i does not hold."""
+    def fail(i: int):
+        raise Unmet(requires[i].message)
+    return fail
+
+
 def load_error(exc: Exception, filename: str, linemap: list) -> RuleRuntimeError:
-    """A constant or deck that fails while the rules load (`const X = 1 / 0`)."""
+    """A constant or deck that fails while the rules load (`const X = 1 / 0`), or a requirement
+    the constants do not meet."""
     span = rules_span(exc.__traceback__, filename, linemap)
+    if isinstance(exc, Unmet):
+        return RuleRuntimeError(f"the rules require: {exc}", span,
+                                "a variant changed constants that this requirement relates")
     if isinstance(exc, OutOfSteps):
         return BudgetError(f"while loading the rules: constants and decks took more than {LOAD_BUDGET} steps", span,
                            "work out fewer or smaller values at load time")

@@ -79,6 +79,8 @@ class Checker:
         game = self.game
         self.check_cards(game)
         self.check_chips(game)
+        broken = game.broken_invariants()  # the rules' own invariants, as scenarios check them
+        assert not broken, f"after {name}: {[inv.message for inv in broken]}"
         if event == self.track_done:
             self.tracks += 1
             self.check_track_end(game)

@@ -11,8 +11,17 @@ from collections.abc import Callable
 
 from .blame import blame
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
-from .limits import (CHOOSE_STEPS, DECK_MAX, INT_MAX, LIST_MAX, LOAD_BUDGET, NARRATION_MAX, STEP_BUDGET, TEXT_MAX,
-                     TOLD_LINE_STEPS)
+from .limits import (
+    CHOOSE_STEPS,
+    DECK_MAX,
+    INT_MAX,
+    LIST_MAX,
+    LOAD_BUDGET,
+    NARRATION_MAX,
+    STEP_BUDGET,
+    TEXT_MAX,
+    TOLD_LINE_STEPS,
+)
 
 # Raised outside the rules (by agents, by a listener writing to a closed pipe, by a reader who
 # stops): not a rule's fault.

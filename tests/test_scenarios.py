@@ -108,7 +108,7 @@ def test_a_stated_position_must_keep_the_games_invariants(tmp_path):
 
 
 def test_a_scenario_names_a_variant_by_path_and_header_errors_point_at_their_line(tmp_path):
-    variant = write(tmp_path, 'variant short "Short"\nreplace const ROUNDS = 4\n', "short.pw")
+    write(tmp_path, 'variant short "Short"\nreplace const ROUNDS = 4\n', "short.pw")
     text = BEN.replace("END", "14").replace("    game why_first\n", '    game why_first\n    variants "short.pw"\n')
     path = write(tmp_path, text)
     sc = load_scenario(path)

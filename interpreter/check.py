@@ -76,6 +76,7 @@ class Checker:
         self.err = ErrorCollector()
         self.types: dict[int, T] = {}
         self.nodes: dict[int, object] = {}
+        self.mismatched: dict[str, object] = {}
         known_kind = prog.game is not None and prog.game.player_kind in prog.participants
         # An unknown player kind is reported once (check_game); its players are then of any type.
         self.player_type = T("participant", prog.game.player_kind) if known_kind else ANY
@@ -91,6 +92,7 @@ class Checker:
         for c in p.consts.values():
             self.static = ("a constant", seen, False)
             consts.vars[c.name] = self.expr(c.value, consts)
+            self.check_replaced_const(c, consts)
             if c.setting and setting_kind(c) is None:
                 self.add(f"setting {c.name!r} must default to a number, true/false or a text", c.value.span,
                          "a run overrides it with --set NAME=VALUE; use 'const' for a computed value")
@@ -160,16 +162,28 @@ class Checker:
         for name, old in self.prog.replaced.items():
             new = self.prog.all_names().get(name)
             where = f"the base rules use it as declared at {old.span}"
-            if isinstance(old, ast.ConstDecl) and isinstance(new, ast.ConstDecl):
-                self.static = ("a constant", set(consts.vars), False)
-                was, now = self.expr(old.value, consts), consts.vars.get(name, ANY)
-                self.static = None
-                if not fits(now, was):
-                    self.add(f"{name!r} was {was}; its replacement is {now}", new.value.span, where)
-            elif isinstance(old, (ast.FunctionDecl, ast.RuleDecl, ast.EventDecl)) and type(new) is type(old):
+            if isinstance(old, (ast.FunctionDecl, ast.RuleDecl, ast.EventDecl)) and type(new) is type(old):
                 if self.signature(old) != self.signature(new):
                     self.add(f"the replacement of {name!r} takes {self.signature(new)}, the original "
                              f"{self.signature(old)}", new.span, where)
+                    self.mismatched[name] = old  # callers are checked against what they were written for
+
+    def declared(self, name: str):
+        """A function, rule or event as its callers are checked against: as first declared, when
+        a replacement changed its signature (that is told once, at the replacement)."""
+        return self.mismatched.get(name) or self.prog.all_names()[name]
+
+    def check_replaced_const(self, c: ast.ConstDecl, consts: Scope) -> None:
+        """A replaced constant keeps its type, checked where it stands, before anything reads it:
+        a wrong type is told once, at the variant, and the base rules are checked as declared."""
+        old = self.prog.replaced.get(c.name)
+        if not isinstance(old, ast.ConstDecl):
+            return
+        was, now = self.expr(old.value, consts), consts.vars[c.name]
+        if not fits(now, was):
+            self.add(f"{c.name!r} was {was}; its replacement is {now}", c.value.span,
+                     f"the base rules use it as declared at {old.span}")
+            consts.vars[c.name] = was
 
     def signature(self, d) -> str:
         params = ", ".join(str(self.resolve_type(p.type)) for p in d.params)
@@ -504,7 +518,7 @@ class Checker:
         """The value of `let` and `=`: an expression, or the result of a rule that gives one."""
         if not (isinstance(e, ast.Call) and e.name in self.prog.rules):
             return self.expr(e, scope)
-        r = self.prog.rules[e.name]
+        r = self.declared(e.name)
         if r.ret is None:
             self.add(f"rule {e.name!r} gives no result", e.span,
                      f"declare one, 'rule {e.name}(...) -> TYPE', and 'return' it")
@@ -570,7 +584,7 @@ class Checker:
     def stmt_CallStmt(self, s: ast.CallStmt, scope, ctx):
         c = s.call
         if c.name in self.prog.rules:
-            self.call_args(c, self.prog.rules[c.name].params, scope)
+            self.call_args(c, self.declared(c.name).params, scope)
         elif c.name in self.prog.functions:
             self.add(f"{c.name!r} is a function; its value would be lost", s.span, "use it in an expression")
         else:
@@ -703,7 +717,7 @@ class Checker:
             ctx.sim_var = self.sim_var = None
 
     def stmt_Emit(self, s: ast.Emit, scope, ctx):
-        e = self.prog.events.get(s.event)
+        e = self.declared(s.event) if s.event in self.prog.events else None
         if e is None:
             self.add(f"unknown event {s.event!r}", s.span,
                      self.suggest(s.event, self.prog.events) or "declare it: event NAME(...) \"text\"")
@@ -872,7 +886,7 @@ class Checker:
     def expr_Call(self, c: ast.Call, scope) -> T:
         p = self.prog
         if c.name in p.functions:
-            f = p.functions[c.name]
+            f = self.declared(c.name)
             if self.static and not self.static[2]:
                 self.add(f"{self.static[0]} is worked out before any function can run", c.span)
             self.call_args(c, f.params, scope)

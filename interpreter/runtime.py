@@ -18,6 +18,7 @@ from .limits import (
     LIST_MAX,
     LOAD_BUDGET,
     NARRATION_MAX,
+    NEW_STEPS,
     STEP_BUDGET,
     TEXT_MAX,
     TOLD_LINE_STEPS,
@@ -536,6 +537,8 @@ class Game:
                                    hint=f"known: {', '.join(self.by_name)}") from None
 
     def new(self, kind, name: str, sid: int):
+        # A participant lives as long as the game: dear in steps, so no loop makes millions.
+        self.budget[0] -= NEW_STEPS
         # Names identify participants in records, results and player(): they must be unique.
         if name in self.by_name:
             if self.by_name[name].is_player:

@@ -336,7 +336,7 @@ def play(ctx, game, variants, players, names, seed, agents, record_path, decisio
         pitwall play GAME --set NAME=VALUE     (or --NAME VALUE: any setting of the game)
     """
     from .interpreter.engine import agent_names, new_game
-    from .interpreter.record import entry_line, result_line
+    from .interpreter.record import entry_line, result_line, travelling
 
     loaded, names_ = _setup(game, variants, players, names, _settings(sets, ctx.args))
     seats = agent_names(list(agents), len(names_), "heuristic")
@@ -350,6 +350,7 @@ def play(ctx, game, variants, players, names, seed, agents, record_path, decisio
         tell(line)
 
     g, header = new_game(loaded, names_, seats, seed, listener=listen)
+    header = travelling(header, loaded)  # each rules file's hash; a variant file of one's own, its text
     with _stoppable():
         try:
             writer = _new_record(record_path, header) if record_path else None
@@ -549,16 +550,28 @@ def _tell_who_plays_on(rec, seats: list[str]) -> None:
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--step", is_flag=True, help="Wait for Enter after each event.")
 @click.option("--decisions/--no-decisions", default=False, help="Also narrate every decision.")
+@click.option("--rules-changed", is_flag=True,
+              help="Replay under the rules as they are now, though they changed, and show the first line that "
+                   "differs.")
 @guarded
-def replay(record, step, decisions):
+def replay(record, step, decisions, rules_changed):
     """Re-run a game record, verify every line, and narrate it.
 
     Each decision is also checked against the agent the record names for its seat (first,
-    heuristic and random pick the same again; a human seat can pick anything).
+    heuristic and random pick the same again; a human seat can pick anything). A record keeps
+    each rules file's hash (and the text of a variant file of one's own), so rules that changed
+    since are named file by file.
+
+    With --rules-changed, the record's decisions are made again, each as recorded, under the
+    rules as they are now, narrating; the replay stops at the first line the game now tells
+    otherwise (an event's text, a decision's options, a decision the rules no longer offer) and
+    shows the recorded and the new line. Exit status: 0 if nothing differs, 1 if a line
+    differs, 2 for an error (a bad record, rules that do not load).
 
     \b
     Example:
         pitwall replay game.jsonl --step
+        pitwall replay game.jsonl --rules-changed
     """
     from .interpreter.record import read, text_of, unchecked_seats
     from .interpreter.record import replay as run_replay
@@ -574,6 +587,9 @@ def replay(record, step, decisions):
                 _wait_for_reader()
 
     rec = read(record, warn=lambda note: _say(note.render()))
+    if rules_changed:
+        _replay_changed(rec, tell, told)
+        return
     try:
         run_replay(rec, tell)
     except ReaderStopped:
@@ -582,6 +598,46 @@ def replay(record, step, decisions):
     people = unchecked_seats(rec.header, list(rec.header.agents))
     anyone = "".join(f"; {rec.header.players[i]} (human) could pick anything" for i in people)
     _say(f"Replay matches the record ({record}){anyone}")
+
+
+def _replay_changed(rec, tell, told: list[int]) -> None:
+    """replay --rules-changed: which files changed, the narration up to the first line that
+    differs, and that line as recorded and as told now; exit status 1 if there is one."""
+    from .interpreter.record import dumps_line, replay_changed, rules_differ, rules_of
+
+    loaded = rules_of(rec, same_rules=False)
+    changes = [text for _, text in rules_differ(rec, loaded)]
+    for text in changes:
+        _say(f"note: {text}")
+    if not changes:
+        _say("note: the rules are the ones the game was recorded with")
+    try:
+        diff = replay_changed(rec, tell)
+    except ReaderStopped:
+        _say(f"Replay stopped after {told[0]} events; the rest is not compared.")
+        return
+    if diff is None:
+        end = "" if rec.finished else " (a game stopped part-way: compared up to its last line)"
+        _say(f"Nothing differs: every line of {rec.path} comes again under the current rules{end}")
+        return
+    click.echo(f"--- line {diff.number} of {rec.path} differs:")
+    click.echo(f"  recorded: {_told(diff.recorded)}")
+    click.echo(f"  now:      {_told(diff.now) if diff.now is not None else 'the game asks: ' + diff.asked}")
+    click.echo(f"  recorded line: {dumps_line(diff.recorded)}")
+    if diff.now is not None:
+        click.echo(f"  new line:      {dumps_line(diff.now)}")
+    raise click.exceptions.Exit(1)
+
+
+def _told(line: dict) -> str:
+    """A record line as --rules-changed shows it: an event's text, a decision with its option."""
+    if "decision" in line:
+        how = ", secretly" if line.get("secret") else ""
+        return (f"{line['by']} chooses {line['decision']}: {line['option']} (option {line['pick'] + 1} of "
+                f"{line['of']}{how})")
+    if "event" in line:
+        return f"{line['text']} (event {line['event']})"
+    return "Winners: " + (", ".join(line["result"]["winners"]) or "nobody")
 
 
 _PROMPT = [False]  # whether a --step prompt waits on stderr, its line still open

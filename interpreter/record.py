@@ -1,61 +1,59 @@
 """Game records (JSON Lines), narration, and replay that fails loudly at the first divergence.
 
-A record is a header line (game, variants, rules hash, seed, players, agents), then one line per
-decision and per event in the order they happened, then the result. Narration reads only this.
+A record is a header line (game, variants, rules hash, seed, players, agents, and each rules
+file's name and hash), then one line per decision and per event in the order they happened,
+then the result. Narration reads only this.
 
-Records are written as the game goes (RecordWriter: each line is one write the moment it is
-told), so a game stopped any way at all keeps every line so far. They are read strictly (read):
-every key and JSON type is checked, each line is bounded in length and nesting before it is
-parsed, and every error points at the line and column it is about.
+Records travel: a variant file of one's own is kept whole in the header, so a record replays
+anywhere; rules that changed since are named file by file, and `replay_changed` replays a
+record under the rules as they are now, to the first line that differs.
+
+Records are written as the game goes (record_write.RecordWriter: each line is one write the
+moment it is told), so a game stopped any way at all keeps every line so far. They are read
+strictly (record_read.read): every key and JSON type is checked, each line is bounded in length
+and nesting before it is parsed, and every error points at the line and column it is about.
+This module is the API the rest imports, those two's names included.
 """
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import re
-import stat
-import tempfile
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 
-from .. import __version__
 from .agents import AGENTS, Agent, Scripted, Seated
-from .errors import PitwallError, RecordError, Span
-from .limits import INT_DIGITS_MAX, RECORD_DEPTH_MAX, RECORD_LINE_MAX, SEED_MAX, STEP_BUDGET
-from .load import Loaded, load
+from .errors import PitwallError
+from .limits import STEP_BUDGET
+from .load import EXT, GAMES, GameDir, Loaded, ParsedPath, build, canonical, find_game, load
+from .parse import parse
+from .record_read import (
+    DECISION_KEYS,
+    EVENT_KEYS,
+    HEADER_KEYS,
+    RESULT_KEYS,
+    Header,
+    Record,
+    RecordFileError,
+    RecordNote,
+    RulesFile,
+    _shown,
+    dumps_line,
+    read,
+    read_record,
+    render_error,
+    short_hash,
+    text_problem,
+)
+from .record_write import RecordWriter
 from .runtime import Game, _Card, _Participant, describe, field_of
 
-
-@attrs.frozen
-class Header:
-    game: str
-    variants: tuple[str, ...]
-    rules_hash: str
-    seed: int
-    players: tuple[str, ...]
-    agents: tuple[str, ...]
-    settings: tuple[tuple[str, str], ...] = ()
-
-    def fields(self) -> dict:
-        head = {"record": "pitwall", "version": 1, "pitwall": __version__, "game": self.game,
-                "variants": list(self.variants), "rules_hash": self.rules_hash, "seed": self.seed,
-                "players": list(self.players), "agents": list(self.agents)}
-        if self.settings:
-            head["settings"] = dict(self.settings)
-        return head
-
-    def line(self) -> str:
-        return dumps_line(self.fields())
-
-
-def dumps_line(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
+__all__ = ["DECISION_KEYS", "EVENT_KEYS", "HEADER_KEYS", "RESULT_KEYS", "Difference", "Header", "Record",
+           "RecordFileError", "RecordNote", "RecordWriter", "RulesFile", "changed_files", "dumps_line", "entry_line",
+           "jsonable", "narration", "read", "read_record", "record_lines", "render_error", "replay", "replay_changed",
+           "result_line", "rules_differ", "rules_of", "save_lines", "text_of", "text_problem", "travelling",
+           "unchecked_seats"]
 
 def jsonable(x):
     if isinstance(x, _Participant):
@@ -88,7 +86,7 @@ def result_line(game: Game) -> dict:
 
 def record_lines(game: Game, header: Header, finished: bool = True) -> list[str]:
     """The record's lines from `game.log`; an unfinished game (stopped part-way) has no result line yet."""
-    lines = [header.line()]
+    lines = [(header if header.files else travelling(header, game.loaded)).line()]
     lines += [dumps_line(entry_line(game.loaded, e)) for e in game.log]
     if finished:
         lines.append(dumps_line(result_line(game)))
@@ -115,617 +113,69 @@ def narration(lines: list[dict], decisions: bool = False) -> list[str]:
     return [t for t in (text_of(line, decisions) for line in lines) if t is not None]
 
 
-def text_problem(text: str) -> str | None:
-    """Why a text from outside (a name, a header field) cannot be used as it is, or None."""
-    for ch in text:
-        kind = unicodedata.category(ch)
-        if kind == "Cs":  # how Python carries bytes that are not UTF-8 (from the shell, or a \\ud800 escape)
-            return f"is not UTF-8 text (it holds {ch!r})"
-        if kind in ("Cc", "Zl", "Zp"):  # would break a line of narration, a prompt or the terminal
-            return f"holds the control character {ch!r}"
-    return None
-
-
-# ---------------------------------------------------------------- errors that point into a record
-class RecordFileError(RecordError):
-    """An error at a line of a record file; `text` is that line, to show it with a caret."""
-
-    def __init__(self, message: str, span: Span, hint: str | None = None, text: str | None = None):
-        super().__init__(message, span, hint)
-        self.text = text
-
-
-@attrs.frozen
-class RecordNote:
-    """A warning about a record (a cut last line, agents nobody can check): told, never fatal."""
-
-    span: Span
-    message: str
-    text: str | None = None
-    hint: str | None = None
-
-    def render(self) -> str:
-        return _rendered(f"{self.span}: warning: {self.message}", self.text, self.span, self.hint)
-
-
-SHOWN = 100  # characters of a record line shown around an error's column (a line can be 1,000,000)
-
-
-def render_error(error: RecordFileError) -> str:
-    """As errors.render for rules files: position, message, the line with a caret, the hint."""
-    return _rendered(str(error), error.text, error.span, error.hint)
-
-
-def _rendered(first: str, text: str | None, span: Span, hint: str | None) -> str:
-    out = [first] + _excerpt(text, span)
-    if hint:
-        out.append(f"  hint: {hint}")
-    return "\n".join(out)
-
-
-def _excerpt(text: str | None, span: Span) -> list[str]:
-    """The part of the line around the column, with a caret under the span. A record comes from
-    anywhere: control characters are shown as '?', so a line cannot drive the terminal."""
-    if text is None:
-        return []
-    start = span.col - 1
-    width = span.end_col - span.col if span.end_line == span.line else 1
-    left = max(0, min(start - SHOWN // 3, len(text) - SHOWN))
-    piece = text[left:left + SHOWN]
-    head = "..." if left > 0 else ""
-    tail = "..." if left + SHOWN < len(text) else ""
-    shown = "".join(c if c.isprintable() else " " if c == "\t" else "?" for c in piece)
-    width = max(1, min(width, len(piece) - (start - left)))
-    return [f"  {head}{shown}{tail}", "  " + " " * (len(head) + start - left) + "^" * width]
-
-
-def _shown(value, width: int = 60) -> str:
-    """A value as JSON, cropped and ASCII-only (true stays true, 5.0 stays 5.0), for a message."""
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= width else text[:width] + "..."
-
-
-@attrs.frozen
-class _Line:
-    """One line of a record file: errors about it point at a key or a value in it."""
-
-    path: Path
-    number: int
-    text: str
-
-    def span(self, at: tuple | None = None, key: bool = False) -> Span:
-        start, end = 0, len(self.text)
-        found = _find(self.text, at, key) if at is not None else None
-        if found is not None:
-            start, end = found
-        return Span(str(self.path), self.number, start + 1, self.number, max(end, start + 1) + 1)
-
-    def error(self, message: str, at: tuple | None = None, hint: str | None = None,
-              key: bool = False) -> RecordFileError:
-        return RecordFileError(message, self.span(at, key), hint, self.text)
-
-    def error_at(self, start: int, end: int, message: str, hint: str | None = None) -> RecordFileError:
-        return RecordFileError(message, Span(str(self.path), self.number, start + 1, self.number, end + 1), hint,
-                               self.text)
-
-
-# ---------------------------------------------------------------- one line: bounds, JSON, positions
-_LINE_BYTES = 4 * RECORD_LINE_MAX + 1  # more bytes than this is more than RECORD_LINE_MAX characters
-# Outside strings (a string, possibly cut, is one token): brackets, overlong digit runs, NaN/Infinity.
-_TOKEN = re.compile(r'"(?:[^"\\]+|\\.)*"?|[\[{]|[\]}]|[0-9]{' + str(INT_DIGITS_MAX + 1) + r',}|NaN|Infinity')
-_AFTER_KEY = re.compile(r"\s*:\s*-?")
-_WS = re.compile(r"[ \t\n\r]*")
-_scan_value = json.JSONDecoder().scan_once
-
-
-def _problem(text: str) -> tuple[int, int, str, str | None] | None:
-    """What makes a line unsafe to hand to json.loads (too long, too deep for its recursion, a
-    number too long for int()), as (start, end, message, hint); None if nothing does."""
-    if len(text) > RECORD_LINE_MAX:
-        return (RECORD_LINE_MAX, len(text), f"this line is {len(text)} characters long; a record line holds at most "
-                f"{RECORD_LINE_MAX}", "Pitwall never writes such a line: the record was made or edited elsewhere")
-    depth, string = 0, None
-    for m in _TOKEN.finditer(text):
-        c = text[m.start()]
-        if c == '"':
-            string = m
+# ---------------------------------------------------------------- the rules files a record keeps
+def rules_files(loaded: Loaded) -> tuple[RulesFile, ...]:
+    """Every file that made the rules, base files first, each named in its game's folder (a variant
+    given as a file by its own name, its text kept: it may be nowhere else), with its hash."""
+    sources = list(loaded.program.sources.items())
+    first_variant = len(sources) - len(loaded.variants)
+    out = []
+    for i, (path, text) in enumerate(sources):
+        variant = loaded.variants[i - first_variant] if i >= first_variant else None
+        if variant is not None and variant.endswith(EXT):  # a file of one's own: travels with the record
+            out.append(RulesFile(Path(path).name, short_hash(text), Path(path).name, text))
             continue
-        if c in "[{":
-            depth += 1
-            if depth > RECORD_DEPTH_MAX:
-                return (m.start(), m.end(), f"lists and objects nested more than {RECORD_DEPTH_MAX} deep",
-                        f"a record line nests at most {RECORD_DEPTH_MAX} levels")
-        elif c in "]}":
-            depth -= 1
-        else:
-            return (m.start(), m.end(), _bad_number(text, m, string),
-                    f"numbers in a record are whole numbers of at most {INT_DIGITS_MAX} digits")
-    return None
+        out.append(RulesFile(_in_game(loaded.game, Path(path)), short_hash(text), variant))
+    return tuple(out)
 
 
-def _bad_number(text: str, m: re.Match, string: re.Match | None) -> str:
-    """What is wrong with a number, named by its key when it has one (a string, then a colon)."""
-    key = None
-    if string is not None and _AFTER_KEY.fullmatch(text, string.end(), m.start()):
+def _in_game(game: GameDir | None, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(game.path.resolve()).as_posix() if game else path.name
+    except ValueError:
+        return path.name
+
+
+def travelling(header: Header, loaded: Loaded) -> Header:
+    """The header with every rules file's name and hash, and a variant of one's own by its file's
+    name (not its path here) with its text: the record replays on another machine."""
+    files = rules_files(loaded)
+    variants = tuple(f.variant for f in files if f.variant is not None)
+    return attrs.evolve(header, variants=variants, files=files)
+
+
+def _shown_name(game: GameDir | None, file: RulesFile) -> str:
+    """How a message names a rules file: as the games folder has it (games/why_first/rules.pw)."""
+    if file.text is not None or game is None:
+        return file.file
+    path = (game.path / file.file).resolve()
+    for root in (GAMES.resolve().parent, Path.cwd()):  # games/why_first/rules.pw; a game of one's own from here
         try:
-            key = json.loads(string.group())
+            return path.relative_to(root).as_posix()
         except ValueError:
-            key = None
-    of = f"{key!r} is " if isinstance(key, str) else ""
-    if m.group()[0].isdigit():
-        return f"{of}a number of {len(m.group())} digits; numbers in a record have at most {INT_DIGITS_MAX}"
-    return f"{of}{m.group()}, which is not a JSON number"
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-class _NotJson(ValueError):
-    pass
-
-
-def _object(pairs: list) -> dict:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        raise _Duplicate
-    return obj
-
-
-def _constant(name: str):
-    raise _NotJson(name)  # _problem refuses NaN and Infinity first, with their column
-
-
-_CUT = object()  # a last line that stops mid-way
-
-
-def _parse(line: _Line, last: bool):
-    """A line's JSON object; _CUT for a last line (no newline after it) that is not whole JSON."""
-    problem = _problem(line.text)
-    if problem is not None:
-        raise line.error_at(*problem)
-    try:
-        obj = json.loads(line.text, object_pairs_hook=_object, parse_constant=_constant)
-    except json.JSONDecodeError as e:
-        if last:
-            return _CUT
-        raise line.error_at(e.pos, e.pos + 1, f"not a JSON line ({e.msg})",
-                            "each line of a record is one JSON object: was this one edited?") from None
-    except _Duplicate:
-        key, start, end = _walk(line.text)[1] or ("?", 0, len(line.text))
-        raise line.error_at(start, end, f"the key {key!r} is given twice", "each key of an object once") from None
-    except _NotJson as e:
-        raise line.error(f"{e}, which is not a JSON number", hint="JSON has no NaN or Infinity") from None
-    if not isinstance(obj, dict):
-        raise line.error("each line of a record is a JSON object {...}, not " + _shown(obj), hint=_LINES)
-    return obj
-
-
-def _walk(text: str) -> tuple[list, tuple | None]:
-    """Where each value of a JSON line is, (path, key start, key end, value start, value end) in
-    order, and the first key given twice in one object as (key, start, end). Only for lines that
-    parse (their nesting is bounded): used to point at what an error is about."""
-    members: list = []
-    twice: list = []
-
-    def value(i: int, path: tuple, key_span: tuple | None) -> int:
-        i = _WS.match(text, i).end()
-        if text[i] in "{[":
-            end = container(i, path)
-        else:
-            end = _scan_value(text, i)[1]
-        members.append((path, *(key_span or (i, end)), i, end))
-        return end
-
-    def container(i: int, path: tuple) -> int:
-        close, n, keys = ("}" if text[i] == "{" else "]"), 0, set()
-        j = _WS.match(text, i + 1).end()
-        while text[j] != close:
-            if close == "}":
-                key, k = json.decoder.scanstring(text, j + 1)
-                if key in keys and not twice:
-                    twice.append((key, j, k))
-                keys.add(key)
-                j = value(_WS.match(text, k).end() + 1, path + (key,), (j, k))
-            else:
-                j = value(j, path + (n,), None)
-                n += 1
-            j = _WS.match(text, j).end()
-            if text[j] == ",":
-                j = _WS.match(text, j + 1).end()
-        return j + 1
-
-    value(0, (), None)
-    return members, (twice[0] if twice else None)
-
-
-def _find(text: str, at: tuple, key: bool) -> tuple[int, int] | None:
-    try:
-        members, _ = _walk(text)
-    except (ValueError, IndexError, StopIteration):
-        return None
-    for path, key_start, key_end, start, end in members:
-        if path == at:
-            return (key_start, key_end) if key else (start, end)
-    return None
-
-
-# ---------------------------------------------------------------- reading a record
-@attrs.frozen
-class Record:
-    path: Path
-    header: Header
-    body: list  # the lines after the header, checked
-    texts: list  # every line's text, the header's first: errors point into them
-    size: int  # bytes of the whole lines: a resumed game writes on from here
-    newline: bool  # whether the last whole line ends with a newline
-    header_size: int  # bytes of the header line, its newline included
-
-    @property
-    def finished(self) -> bool:
-        return bool(self.body) and "result" in self.body[-1]
-
-    def line(self, number: int) -> _Line:
-        return _Line(self.path, number, self.texts[number - 1])
-
-    def error(self, number: int, message: str, at: tuple | None = None, hint: str | None = None) -> RecordFileError:
-        return self.line(number).error(message, at, hint)
-
-
-def read_record(path: Path) -> tuple[Header, list[dict]]:
-    record = read(path)
-    return record.header, record.body
-
-
-def read(path: Path, warn: Callable[[RecordNote], None] | None = None) -> Record:
-    """Read and check a record. A last line cut mid-way (the game was killed while writing it) is
-    left out and told to `warn`; without `warn` it is an error."""
-    path = Path(path)
-    texts: list[str] = []
-    lines: list[dict] = []
-    size, newline, header_size, blank, header = 0, True, 0, None, None
-    for number, raw, offset in _raw_lines(path):
-        last = not raw.endswith(b"\n")  # without a newline only the file's last line can end
-        text = _decode(_Line(path, number, ""), raw.rstrip(b"\n"), last)
-        if text is not None and not text.strip():
-            blank = blank or number  # blank lines are fine at the end, as editors leave them
             continue
-        line = _Line(path, number, text or "")
-        obj = _parse(line, last) if text is not None else _CUT
-        if obj is _CUT:
-            _cut(line, raw, warn)
-            break
-        if blank is not None:
-            raise _Line(path, blank, "").error("an empty line in the middle of the record", hint="delete it")
-        if header is None:
-            header = _header(line, obj)
-        else:
-            _body_line(line, obj, lines[-1])
-        texts.append(text)
-        lines.append(obj)
-        size, newline = offset + len(raw), not last
-        header_size = header_size or len(raw)
-    if not lines:
-        raise RecordFileError(f"{path} holds no record: its first line must be a Pitwall record header",
-                              Span(str(path), 1, 1, 1, 1), "pitwall play GAME --record FILE writes records")
-    return Record(path, header, lines[1:], texts, size, newline, header_size)
+    return str(path)
 
 
-def _raw_lines(path: Path):
-    """(number, bytes, offset) of each line; a line too long is an error before it is decoded."""
-    try:
-        with open(path, "rb") as fh:
-            number, offset = 0, 0
-            while raw := fh.readline(_LINE_BYTES):
-                number += 1
-                if len(raw) == _LINE_BYTES and not raw.endswith(b"\n"):
-                    text = raw[: RECORD_LINE_MAX + SHOWN].decode("utf-8", "replace")
-                    raise _Line(path, number, text).error_at(
-                        RECORD_LINE_MAX, RECORD_LINE_MAX + 1, f"this line is longer than {RECORD_LINE_MAX} characters",
-                        "Pitwall never writes such a line: the record was made or edited elsewhere")
-                yield number, raw, offset
-                offset += len(raw)
-    except OSError as e:
-        raise RecordError(f"cannot read record {path}: {e.strerror}") from None
-
-
-def _decode(line: _Line, data: bytes, last: bool) -> str | None:
-    """The line as text (a Windows line end dropped); None for a last line cut inside a character."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if last and e.end == len(data) and e.reason == "unexpected end of data":
-            return None
-        col = len(data[: e.start].decode("utf-8"))
-        shown = attrs.evolve(line, text=data.decode("utf-8", "replace"))
-        raise shown.error_at(col, col + 1, f"not UTF-8 text (byte 0x{data[e.start]:02x} cannot be read)",
-                             "save the record as UTF-8") from None
-    return text[:-1] if text.endswith("\r") else text
-
-
-def _cut(line: _Line, raw: bytes, warn: Callable[[RecordNote], None] | None) -> None:
-    text = raw.decode("utf-8", "replace")
-    span = Span(str(line.path), line.number, len(text) + 1, line.number, len(text) + 2)
-    message = "the last line stops mid-way (the game was stopped while writing it)"
-    if warn is None:
-        raise RecordFileError(message, span, "pitwall resume leaves it out; or delete it", text)
-    warn(RecordNote(span, message + ": it is left out", text))
-
-
-# ---------------------------------------------------------------- what each line holds
-_WORDS = {str: "a text", int: "a whole number", bool: "true or false", list: "a list [...]", dict: "an object {...}"}
-_FORMS = {str: "TEXT", int: "NUMBER", bool: "true/false", list: "[...]", dict: "{...}"}
-_LINES = ('the first line is the header {"record": "pitwall", ...}; then each line is a decision {"decision": ...}, '
-          'an event {"event": ...} or, last, the result {"result": ...}')
-_PICK = "'pick' counts from 0 among the decision's 'of' options"
-HEADER_KEYS = {"record": str, "version": int, "pitwall": str, "game": str, "variants": list, "rules_hash": str,
-               "seed": int, "players": list, "agents": list, "settings": dict}
-DECISION_KEYS = {"decision": str, "by": str, "pick": int, "of": int, "option": str, "secret": bool}
-EVENT_KEYS = {"event": str, "text": str, "args": dict}
-RESULT_KEYS = {"winners": list, "scores": dict}
-
-
-def _form(what: str, spec: dict) -> str:
-    return f"{what} reads " + "{" + ", ".join(f'"{key}": {_FORMS[kind]}' for key, kind in spec.items()) + "}"
-
-
-def _keys(line: _Line, obj: dict, spec: dict, what: str, at: tuple = (), optional: tuple = ()) -> None:
-    """Only the keys of `spec`, each of exactly its JSON type (true is not 1, 5.0 is not 5)."""
-    for key in obj:
-        if key not in spec:
-            raise line.error(f"unknown key {key!r} in {what}", at + (key,), key=True, hint=_form(what, spec))
-    for key, kind in spec.items():
-        if key in obj and type(obj[key]) is not kind:
-            raise line.error(f"{what}'s {key!r} must be {_WORDS[kind]}, not {_shown(obj[key])}", at + (key,),
-                             _form(what, spec))
-    missing = [k for k in spec if k not in obj and k not in optional]
-    if missing:
-        raise line.error(f"{what} has no {', '.join(map(repr, missing))}", at or None, _form(what, spec))
-
-
-def _texts(line: _Line, h: dict, key: str) -> tuple[str, ...]:
-    for i, item in enumerate(h[key]):
-        if type(item) is not str:
-            raise line.error(f"the header's {key!r} must be a list of texts, not one holding {_shown(item)}", (key, i),
-                             f'"{key}": ["...", "..."]')
-        _text(line, item, (key, i), f"each of the header's {key!r}")
-    return tuple(h[key])
-
-
-def _text(line: _Line, text: str, at: tuple, what: str) -> None:
-    problem = "is empty" if not text.strip() else text_problem(text)
-    if problem is None and text != text.strip():
-        problem = "starts or ends with a space"
-    if problem:
-        raise line.error(f"{what} {problem}", at, "a record's names and texts are UTF-8 without control characters")
-
-
-def _header(line: _Line, h: dict) -> Header:
-    if h.get("record") != "pitwall":
-        raise line.error("not a Pitwall game record (the first line must be its header)",
-                         ("record",) if "record" in h else None, hint="pitwall play GAME --record FILE writes records")
-    _keys(line, h, HEADER_KEYS, "the header", optional=("pitwall", "settings"))
-    if h["version"] != 1:
-        raise line.error(f"this is a version {h['version']} record; this Pitwall reads version 1", ("version",),
-                         hint="a newer Pitwall wrote it?")
-    for key in ("game", "rules_hash") + (("pitwall",) if "pitwall" in h else ()):
-        _text(line, h[key], (key,), f"the header's {key!r}")
-    if not 0 <= h["seed"] <= SEED_MAX:
-        raise line.error(f"the header's 'seed' must be 0 to {SEED_MAX}, not {h['seed']}", ("seed",),
-                         "the seed the game was played with (pitwall play --seed SEED)")
-    players, agents = _players(line, h), _agents(line, h)
-    return Header(h["game"], _texts(line, h, "variants"), h["rules_hash"], h["seed"], players, agents,
-                  _settings(line, h.get("settings", {})))
-
-
-def _players(line: _Line, h: dict) -> tuple[str, ...]:
-    players = _texts(line, h, "players")
-    if not players:
-        raise line.error("the header names no players", ("players",), '"players": ["NAME", ...]')
-    twice = next((i for i, p in enumerate(players) if p in players[:i]), None)
-    if twice is not None:
-        raise line.error(f"the player name {players[twice]!r} is given twice", ("players", twice),
-                         hint="player names differ")
-    return players
-
-
-def _agents(line: _Line, h: dict) -> tuple[str, ...]:
-    agents = _texts(line, h, "agents")
-    unknown = next((i for i, a in enumerate(agents) if a not in AGENTS), None)
-    if unknown is not None:
-        raise line.error(f"unknown agent {agents[unknown]!r}", ("agents", unknown), hint="agents: " + ", ".join(AGENTS))
-    if len(agents) != len(h["players"]):
-        raise line.error(f"{len(agents)} agents for {len(h['players'])} players", ("agents",),
-                         hint="one agent per player, in the order of 'players'")
-    return agents
-
-
-def _settings(line: _Line, settings: dict) -> tuple[tuple[str, str], ...]:
-    for name, value in settings.items():
-        _text(line, name, ("settings", name), "a setting's name")
-        if type(value) is not str:
-            raise line.error(f"the setting {name!r} must be a text, not {_shown(value)}", ("settings", name),
-                             hint='settings are written as they were given: {"NAME": "VALUE"}')
-        if text_problem(value):
-            raise line.error(f"the setting {name!r} {text_problem(value)}", ("settings", name),
-                             "a record's names and texts are UTF-8 without control characters")
-    return tuple(settings.items())
-
-
-def _body_line(line: _Line, obj: dict, before: dict) -> None:
-    """A line after the header: a decision, an event, or the result, which is the last line."""
-    if "result" in before:
-        raise line.error("the record goes on after the game's result", hint="the result is its last line")
-    if "decision" in obj:
-        _keys(line, obj, DECISION_KEYS, "the decision")
-        if obj["of"] < 1:
-            raise line.error(f"a decision has at least 1 option, not {obj['of']}", ("of",), _PICK)
-        if not 0 <= obj["pick"] < obj["of"]:
-            raise line.error(f"'pick' must be 0 to {obj['of'] - 1} (the decision has {obj['of']} options), "
-                             f"not {obj['pick']}", ("pick",), _PICK)
-    elif "event" in obj:
-        _keys(line, obj, EVENT_KEYS, "the event")
-    elif "result" in obj:
-        _keys(line, obj, {"result": dict}, "the result line")
-        _keys(line, obj["result"], RESULT_KEYS, "the result", ("result",))
-        for i, w in enumerate(obj["result"]["winners"]):
-            if type(w) is not str:
-                raise line.error(f"a winner is named by a text, not {_shown(w)}", ("result", "winners", i),
-                                 '"winners": ["NAME", ...]')
-    else:
-        raise line.error("a record line is a decision, an event or the result: this one has none of "
-                         "'decision', 'event' and 'result'", hint=_LINES)
-
-
-# ---------------------------------------------------------------- writing as the game goes
-def _encoded(obj) -> tuple[str, bytes]:
-    """A record line and its bytes. A text that is not UTF-8 (a lone surrogate) is escaped (\\udcff):
-    the line still reads back to the same value."""
-    text = dumps_line(obj)
-    try:
-        return text, (text + "\n").encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"))
-        return text, (text + "\n").encode("ascii")
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    while data:
-        data = data[os.write(fd, data):]
-
-
-def _refuse_unreadable(path: Path, number: int, text: str) -> None:
-    """A line `read` would refuse stops the game now, not when the record is read back."""
-    problem = _problem(text)
-    if problem is not None:
-        start, end, message, _ = problem
-        raise RecordFileError(f"line {number} of the record cannot be written: {message}",
-                              Span(str(path), number, start + 1, number, end + 1),
-                              "the game tells a value too large for a record line")
-
-
-def _fresh_beside(target: Path) -> tuple[int, str]:
-    """A new empty file in the target's folder (so a rename replaces the target at once), with
-    the permissions the target has, or that a plain write would give."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:80]}.", suffix=".tmp", dir=target.parent)
-    try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    try:
-        os.chmod(tmp, mode)
-    except OSError:
-        pass  # a file system without modes: the temporary file's are fine
-    return fd, tmp
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-class RecordWriter:
-    """A record file written as the game goes: each line is one write(2) the moment it is told,
-    so a game stopped any way (q, Ctrl-C, SIGTERM, SIGKILL, a closed pipe, a crash) leaves every
-    line so far; at worst its last line is cut, and `read` leaves that out."""
-
-    def __init__(self, path: Path, fd: int, lines: int):
-        self.path = Path(path)
-        self.fd = fd
-        self.lines = lines  # lines in the file: the next one written is line lines + 1
-        self.written = 0  # lines this writer wrote
-        self._before: Callable[[], None] | None = None  # what the file needs before its first new line, once
-        self._spare: tuple[int, str] | None = None  # a file made ready to replace the record then; else removed
-
-    @classmethod
-    def create(cls, path: Path, header: Header) -> RecordWriter:
-        """A new record that starts with `header`. The header goes to a new file beside `path`,
-        which then replaces it: an earlier record there is lost only once the new game is written."""
-        target = Path(os.path.realpath(path))  # through a link, as a plain write would go
-        text, data = _encoded(header.fields())
-        _refuse_unreadable(path, 1, text)  # settings of 128 KB each could add up past a line's limit
-        if target.exists() and not target.is_file():  # /dev/null, a pipe: nothing there to keep
-            fd = os.open(target, os.O_WRONLY)
-            _write_all(fd, data)
-            return cls(path, fd, 1)
-        if target.exists() and not os.access(target, os.W_OK):  # read-only: not to be replaced either
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
-        fd, tmp = _fresh_beside(target)
-        try:
-            _write_all(fd, data)
-            os.replace(tmp, target)
-        except BaseException:
-            os.close(fd)
-            _remove(tmp)
-            raise
-        return cls(path, fd, 1)
-
-    @classmethod
-    def go_on(cls, record: Record, agents: list[str]) -> RecordWriter:
-        """Write on after `record`'s last whole line, once the game goes on past it: a cut last line
-        is cut off then. If other `agents` play on than the header names, it is rewritten first."""
-        fd = os.open(record.path, os.O_WRONLY)  # can it be written? found out before the replay
-        writer = cls(record.path, fd, len(record.texts))
-        if tuple(agents) == record.header.agents:
-            writer._before = lambda: writer._truncate(record)
-            return writer
-        header = attrs.evolve(record.header, agents=tuple(agents))
-        try:
-            writer._spare = _fresh_beside(Path(os.path.realpath(record.path)))
-        except OSError:
-            writer.close()
-            raise
-        writer._before = lambda: writer._rewrite(record, header)
-        return writer
-
-    def _truncate(self, record: Record) -> None:
-        os.ftruncate(self.fd, record.size)
-        os.lseek(self.fd, record.size, os.SEEK_SET)
-        if not record.newline:
-            _write_all(self.fd, b"\n")
-
-    def _rewrite(self, record: Record, header: Header) -> None:
-        spare_fd, spare = self._spare
-        with open(record.path, "rb") as old:
-            old.seek(record.header_size)
-            body = old.read(record.size - record.header_size)
-        _write_all(spare_fd, _encoded(header.fields())[1] + body + (b"" if record.newline else b"\n"))
-        os.replace(spare, Path(os.path.realpath(record.path)))
-        os.close(self.fd)
-        self.fd, self._spare = spare_fd, None
-
-    def write(self, line: dict) -> None:
-        text, data = _encoded(line)
-        _refuse_unreadable(self.path, self.lines + 1, text)
-        try:
-            if self._before is not None:
-                before, self._before = self._before, None
-                before()
-            _write_all(self.fd, data)
-        except OSError as e:
-            raise RecordError(f"cannot write the record {self.path}: {e.strerror}",
-                              hint="the lines before this one are kept") from None
-        self.lines += 1
-        self.written += 1
-
-    def close(self) -> None:
-        if self._spare is not None:  # the game never went on: the record stays as it was
-            os.close(self._spare[0])
-            _remove(self._spare[1])
-            self._spare = None
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-    def __enter__(self) -> RecordWriter:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+def changed_files(record: Record, loaded: Loaded) -> list[tuple[tuple, str]]:
+    """What differs between the rules files the header names and those that make `loaded`: (where
+    in the header, a sentence), in the header's order, then the files that are new."""
+    recorded, now = record.header.files, rules_files(loaded)
+    if not recorded:
+        return []
+    game = loaded.game
+    out: list[tuple[tuple, str]] = []
+    now_by = {(f.file, f.variant): f for f in now}
+    for i, f in enumerate(recorded):
+        current = now_by.pop((f.file, f.variant), None)
+        if current is None:
+            out.append((("files", i), f"{_shown_name(game, f)}, with which the game was recorded, is not among "
+                                      "the rules now"))
+        elif current.sha256 != f.sha256:
+            out.append((("files", i, "sha256"), f"{_shown_name(game, f)} changed since the game was recorded "
+                           f"(hash {f.sha256} now {current.sha256})"))
+    out += [(("files",), f"{_shown_name(game, f)} is new since the game was recorded") for f in now_by.values()]
+    return out
 
 
 # ---------------------------------------------------------------- replay
@@ -816,25 +266,31 @@ def _mismatch_hint(record: Record, agents: list[str]) -> Callable[[object], str]
 
 @attrs.define
 class _Check:
-    """Compares each line the game tells with the record's; past its end, hands them on (resume)."""
+    """Compares each line the game tells with the record's; past its end, hands them on (resume).
+    With `changed` (replay --rules-changed), the first line that differs ends the replay with it."""
 
     record: Record
     loaded: Loaded
     listener: Callable[[dict], None] | None
     on_new: Callable[[dict], None] | None
     checked: int = 0
+    changed: bool = False
 
     def line(self, entry: tuple) -> None:
         got = json.loads(dumps_line(entry_line(self.loaded, entry)))
         body, i = self.record.body, self.checked
         self.checked += 1
         if i >= len(body):
+            if self.changed:
+                raise _Differs(Difference(i + 2, None, got))
             if self.on_new is None:
                 raise _ends_early(self.record, f"it tells the event {got['event']!r}" if "event" in got
                                   else f"it records {got['by']}'s {got['decision']!r}")
             self.on_new(got)
             return
         if not _same(body[i], got):
+            if self.changed:
+                raise _Differs(Difference(i + 2, body[i], got))
             raise _divergence(self.record, i + 2, body[i], got, "here")
         if self.listener:
             self.listener(got)
@@ -846,8 +302,12 @@ class _Check:
             self.on_new(got)
             return
         if i >= len(body):
+            if self.changed:
+                raise _Differs(Difference(i + 2, None, got))
             raise _ends_early(self.record, "it ends with its result")
         if not _same(body[i], got):
+            if self.changed:
+                raise _Differs(Difference(i + 2, body[i], got))
             raise _divergence(self.record, i + 2, body[i], got, "at the result")
         if self.listener:
             self.listener(got)
@@ -884,17 +344,78 @@ def _divergence(record: Record, number: int, want: dict, got: dict, where: str) 
                         hint=f"the record has {_shown(w, 200)}, the game now tells {_shown(g, 200)}")
 
 
-def rules_of(record: Record) -> Loaded:
-    """The rules the header names, checked against its player count and rules hash."""
+# ---------------------------------------------------------------- replay --rules-changed
+@attrs.frozen
+class Difference:
+    """The first line of a record the rules as they are now tell otherwise."""
+
+    number: int  # the record's line
+    recorded: dict | None  # that line; None: the record ends before it (a game stopped part-way)
+    now: dict | None  # the line the game tells now instead; None: it asks a decision, see `asked`
+    asked: str | None = None  # the decision the game asks now, with its options, where the record has `recorded`
+
+
+class _Differs(PitwallError):
+    def __init__(self, difference: Difference):
+        super().__init__(f"line {difference.number} of the record differs")
+        self.difference = difference
+
+
+class _Follow(Agent):
+    """Picks what the record's next line picks, by the option's text, where the game asks that
+    decision and still offers that option; anything else is the first difference."""
+
+    name = "the record"
+    asks_always = True
+
+    def __init__(self, check: _Check):
+        self.check = check
+
+    def pick(self, game, by, decision, options, prompt, prefer):
+        body, i = self.check.record.body, self.check.checked
+        want = body[i] if i < len(body) else None
+        texts = [describe(o) for o in options]
+        if want is not None and "decision" in want and (want["by"], want["decision"]) == (by.name, decision):
+            if want["pick"] < len(texts) and texts[want["pick"]] == want["option"]:
+                return want["pick"]
+            if want["option"] in texts:  # offered still, elsewhere among the options: the line shows it
+                return texts.index(want["option"])
+        asked = f"{by.name} chooses {decision} among {len(texts)}: " + ", ".join(texts)
+        raise _Differs(Difference(i + 2, want, None, asked))
+
+
+def replay_changed(record: Record, listener: Callable[[dict], None] | None = None) -> Difference | None:
+    """Replay a record's decisions under the rules as they are now (no hash check, no agent check:
+    each decision is made as recorded, by its option's text) and return the first line the game
+    tells otherwise, or None if every line of the record comes again. Lines that match go to
+    `listener`. A decision the rules no longer offer is a difference; so is a game that ends
+    sooner or later than the record. A record of a game stopped part-way is compared up to its end."""
+    loaded = rules_of(record, same_rules=False)
+    check = _Check(record, loaded, listener, None, changed=True)
+    agent = _Follow(check)
+    players = list(record.header.players)
+    game = Game(loaded, players, [agent] * len(players), record.header.seed, listener=check.line,
+                auto_agent=agent, budget=STEP_BUDGET)
+    try:
+        game.run()
+        check.result(game)
+    except _Differs as d:
+        return d.difference if d.difference.recorded is not None else None
+    return None
+
+
+def rules_of(record: Record, same_rules: bool = True) -> Loaded:
+    """The rules the header names, checked against its player count and (with `same_rules`) its
+    rules hash: rules that changed since are an error that says which file changed."""
     from .engine import player_names
 
     h = record.header
     try:
-        loaded = load(h.game, h.variants, h.settings)
+        loaded = _loaded(record)
     except PitwallError as e:
         if e.span is not None:  # the game's own rules fail: the error points into them
             raise
-        raise record.error(1, e.message, (_culprit(h),), e.hint) from None
+        raise record.error(1, e.message, getattr(e, "at", None) or (_culprit(h),), e.hint) from None
     except OSError as e:  # a game or variant named by a path the system refuses (too long, say)
         raise record.error(1, f"no game can be loaded from {_shown(h.game)}: {e.strerror}", (_culprit(h),),
                            "the header names the game as pitwall play does: a game's name or its folder") from None
@@ -902,11 +423,73 @@ def rules_of(record: Record) -> Loaded:
         player_names(loaded, len(h.players), list(h.players))
     except PitwallError as e:
         raise record.error(1, e.message, ("players",), e.hint) from None
-    if loaded.rules_hash != h.rules_hash:
-        raise record.error(1, f"the record was made with other rules (hash {h.rules_hash}); these rules hash to "
-                              f"{loaded.rules_hash}", ("rules_hash",),
-                           hint="the rules changed since the game was recorded; re-record it")
+    if same_rules:
+        differences = rules_differ(record, loaded)
+        if differences:
+            (at, first), more = differences[0], [text for _, text in differences[1:]]
+            also = f"; and {len(more)} more: " + "; ".join(more) if more else ""
+            raise record.error(1, first + also, at,
+                               hint=f"pitwall replay {record.path} --rules-changed replays it under the rules as "
+                                    "they are and shows the first line that differs; or re-record the game")
     return loaded
+
+
+def rules_differ(record: Record, loaded: Loaded) -> list[tuple[tuple, str]]:
+    """How the rules differ from those the game was recorded with: each file that changed, or
+    else the rules hash. (A variant file built from the text the record keeps has a path of its
+    own now, which the rules hash reads: then the files' hashes say it.)"""
+    h = record.header
+    changes = changed_files(record, loaded)
+    if changes or loaded.rules_hash == h.rules_hash or any(f.text is not None for f in h.files):
+        return changes
+    return [(("rules_hash",), f"the record was made with other rules (hash {h.rules_hash}); these rules hash to "
+                              f"{loaded.rules_hash}")]
+
+
+def _loaded(record: Record) -> Loaded:
+    """The game and variants the header names, a variant whose text the record keeps built from it."""
+    h = record.header
+    kept = [f for f in h.files if f.variant is not None and f.text is not None]
+    if not any(f.variant in h.variants for f in kept):
+        return load(h.game, h.variants, h.settings)
+    try:
+        game = find_game(h.game)
+    except PitwallError as e:
+        e.at = ("game",)
+        raise
+    paths = []
+    for i, name in enumerate(h.variants):
+        f = next((f for f in kept if f.variant == name), None)
+        if f is not None:  # named after the record, so its errors say where the text is
+            kept.remove(f)
+            path = ParsedPath(parse(f.text, f"{record.path}/{f.file}"))
+            path.source_text = f.text
+        else:
+            path = _variant_file(game, name, i)
+        paths.append(path)
+    try:
+        return build(game.base_files(), paths, game, h.variants, settings=h.settings)
+    except PitwallError as e:
+        if e.span is None:  # not the rules': a setting the header gives
+            e.at = ("settings",)
+        raise
+
+
+def _variant_file(game: GameDir, name: str, i: int) -> Path:
+    """A variant named as load names it: a file of one's own by its path, else by its name."""
+    if name.endswith(EXT):
+        path = Path(name).expanduser().resolve()
+        if path.is_file():
+            return path
+        error = PitwallError(f"no variant file {name!r}")
+    else:
+        available = game.variant_files()
+        if canonical(name) in available:
+            return available[canonical(name)]
+        error = PitwallError(f"{game.name} has no variant {name!r}",
+                             hint="variants: " + (", ".join(available) or "none") + ", or a path to a .pw file")
+    error.at = ("variants", i)
+    raise error
 
 
 def _culprit(h: Header) -> str:

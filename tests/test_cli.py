@@ -414,7 +414,7 @@ def test_a_game_and_a_variant_of_ones_own_play_from_paths(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Stage 4 begins" in r.output and "Stage 5 begins" not in r.output
     header = json.loads(rec.read_text().splitlines()[0])
-    assert header["game"] == str(mine) and header["variants"] == [str(variant)]
+    assert header["game"] == str(mine) and header["variants"] == [variant.name]
     assert invoke("replay", rec).exit_code == 0
     bad = invoke("play", tmp_path / "nowhere")
     assert bad.exit_code == 2 and "no game's rules at" in bad.output

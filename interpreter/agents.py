@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
 import click
 
 from .errors import PitwallError, ReaderStopped, RecordError
-from .runtime import describe, field_of
+from .runtime import _Card, describe, field_of
 
 
 class Agent:
@@ -42,19 +43,40 @@ class RandomAgent(Agent):
 
 
 class Heuristic(Agent):
-    """Picks the option the rules' `prefer` expression scores highest; the first on ties."""
+    """Picks the option the rules' `prefer` expression scores highest; among equal best scores,
+    one at random from its own seeded generator (never the rules' one).
 
-    name = "heuristic"  # deterministic: the same position always gets the same answer, whatever the seat
+    Ties going to the first option would favour whoever comes first in a list of options (the
+    first player, the left slot) in every game of a simulation: a seat imbalance of the agent, not
+    of the game. The generator is drawn from only when the best score is shared, so a replay that
+    asks the same decisions in the same order gets the same picks.
+    """
+
+    name = "heuristic"
+    _ties = "heuristic 0 -1"  # what seeds the generator (a subclass may skip __init__)
+    _rnd = None  # made at the first tie: most decisions have none
+
+    def __init__(self, seed: int = 0, seat: int = -1):
+        # seat -1: the participants the rules make (`new`). Seeded by a text (hashed by SHA-512,
+        # the same on every Python): a stream apart from the random agent's of the same seat.
+        self._ties = f"heuristic {seed} {seat}"
 
     def pick(self, game, by, decision, options, prompt, prefer):
         if prefer is None:
             return 0
-        best, best_score = 0, None
+        best: list[int] = []
+        best_score = None
         for i, option in enumerate(options):
             score = prefer(option)
             if best_score is None or score > best_score:
-                best, best_score = i, score
-        return best
+                best, best_score = [i], score
+            elif score == best_score:
+                best.append(i)
+        if len(best) == 1:
+            return best[0]
+        if self._rnd is None:
+            self._rnd = random.Random(self._ties).random
+        return best[int(self._rnd() * len(best))]
 
 
 class Scripted(Agent):
@@ -144,38 +166,46 @@ class Seated(Agent):
 
 
 class Human(Agent):
-    """Asks at the terminal, listing the legal options; bad input re-prompts."""
+    """Asks at the terminal, listing the legal options in the game's words; bad input re-prompts.
+
+    Before each decision it shows the player's view: whole the first time, then only the lines
+    that changed since that player's last decision (`v` shows the whole view again).
+    """
 
     name = "human"
     asks_always = True  # the player sees each forced decision too
     checkable = False  # a person can pick anything, and is never asked just to check a record
 
     def __init__(self):
-        self.shown = None
+        self.shown: dict[str, list[str]] = {}  # per participant: the view at his last decision
 
     def pick(self, game, by, decision, options, prompt, prefer):
-        seen = game.view_of(by) if game._view is not None else view(game, by)
-        if seen != self.shown:  # the table again only when something changed
-            click.echo("")
-            click.echo(seen)
-            self.shown = seen
+        seen = (game.view_of(by) if game._view is not None else view(game, by)).split("\n")
+        self._show_view(by, seen)
         asked = prompt() if callable(prompt) else prompt  # a prompt that names values is worded now
+        question = f"{by.name}, {_ask(asked or 'choose ' + decision)}"
+        words = option_words(options)
         if len(options) == 1:  # shown, never waited for: there is nothing to decide
-            click.echo(f"{by.name}, {asked or 'choose ' + decision}: {describe(options[0])}, the only legal option.")
+            click.echo(f"{question} {words[0]}, the only legal option.")
             return 0
-        texts = [describe(o).lower() for o in options]
+        texts = [w.lower() for w in words]
         # Options that are counts (0, 1, 2) are typed as themselves, never by position.
         counts = all(t.isdigit() for t in texts)
-        click.echo(f"{by.name}, {asked or 'choose ' + decision}:")
-        if counts:
-            click.echo("  " + ", ".join(texts))
-        else:
-            for i, o in enumerate(options, 1):
-                click.echo(f"  {i}. {describe(o)}")
+
+        def ask() -> None:
+            click.echo(question)
+            if counts:
+                click.echo("  " + ", ".join(texts))
+            else:
+                for i, w in enumerate(words, 1):
+                    click.echo(f"  {i}. {w}")
+
+        ask()
         what = f"one of {texts[0]}-{texts[-1]}" if counts else f"a number from 1 to {len(options)}"
         while True:
             try:
-                raw = input(f"[{'one of the above' if counts else f'1-{len(options)}'}, q to stop]> ").strip()
+                raw = input(f"[{'one of the above' if counts else f'1-{len(options)}'}, v to see the table, "
+                            "q to stop]> ").strip()
             except EOFError:
                 raise PitwallError(f"input ended while the game waited for {by.name}'s {decision!r}") from None
             if raw.lower() in texts:
@@ -184,7 +214,69 @@ class Human(Agent):
                 return int(raw) - 1
             if raw.lower() in ("q", "quit"):
                 raise ReaderStopped
+            if raw.lower() in ("v", "view"):
+                click.echo("")
+                click.echo("\n".join(seen))
+                ask()
+                continue
             click.echo(f"  please type {what}")
+
+    def _show_view(self, by, seen: list[str]) -> None:
+        """The whole view the first time; later only its lines that are new since this player's
+        last decision (nothing when nothing changed), and how many lines stay as they were."""
+        before = self.shown.get(by.name)
+        self.shown[by.name] = seen
+        if before == seen:
+            return
+        click.echo("")
+        if before is None:
+            click.echo("\n".join(seen))
+            return
+        left = Counter(before)
+        changed = []
+        for line in seen:
+            if left[line] > 0:
+                left[line] -= 1
+            else:
+                changed.append(line)
+        if len(changed) in (0, len(seen)):  # all new, or only lines gone or moved: the whole view says it best
+            click.echo("\n".join(seen))
+            return
+        click.echo(f"Since your last decision ({plural(len(changed), 'line')} changed):")
+        click.echo("\n".join(changed))
+        same = len(seen) - len(changed)
+        if same:
+            click.echo(f"  ({plural(same, 'other line')} as before; v shows the whole table)")
+
+
+def _ask(question: str) -> str:
+    """A question ends in one colon: "try to pass?" and "choose:" get none added."""
+    return question if question.rstrip().endswith((":", "?")) else question + ":"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """A count with its noun: 1 card, 2 cards, 0 cards (`words` for a plural not made with s)."""
+    return f"{n} {word if n in (1, -1) else words or word + 's'}"
+
+
+def option_words(options: list) -> list[str]:
+    """Each option in the game's words (a card by its display template). Cards that read the
+    same but differ (a template that leaves a field out) get the fields that tell them apart."""
+    words = [describe(o) for o in options]
+    groups: dict[str, list[int]] = {}
+    for i, w in enumerate(words):
+        groups.setdefault(w, []).append(i)
+    for same in groups.values():
+        cards = [options[i] for i in same]
+        if len(same) < 2 or not all(isinstance(c, _Card) and type(c) is type(cards[0]) for c in cards):
+            continue
+        fields = [f for f in cards[0]._fields
+                  if len({describe(field_of(c, f)) for c in cards}) > 1]
+        if not fields:  # alike in every way: either one is the same pick
+            continue
+        for i in same:
+            words[i] += " (" + ", ".join(f"{f} {describe(field_of(options[i], f))}" for f in fields) + ")"
+    return words
 
 
 def view(game, by) -> str:
@@ -211,6 +303,6 @@ def make_agent(name: str, seed: int, seat: int) -> Agent:
     cls = AGENTS.get(name)
     if cls is None:
         raise PitwallError(f"unknown agent {name!r} for seat {seat + 1}", hint="agents: " + ", ".join(AGENTS))
-    if cls is RandomAgent:
+    if cls in (RandomAgent, Heuristic):
         return cls(seed, seat)
     return cls()

@@ -64,8 +64,9 @@ def agent_names(specs: list[str], count: int, default: str, base: list[str] | No
 
 
 def seat_agents(agents: list[str], seed: int) -> tuple[list[Agent], Agent]:
-    """The agent of each seat, and the heuristic one that plays the participants the rules make."""
-    return [make_agent(a, seed, i) for i, a in enumerate(agents)], Heuristic()
+    """The agent of each seat, and the heuristic one that plays the participants the rules make
+    (seeded like a seat's, with a generator of its own for its ties)."""
+    return [make_agent(a, seed, i) for i, a in enumerate(agents)], Heuristic(seed, -1)
 
 
 def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *, record: bool = True,

@@ -672,3 +672,18 @@ def test_compare_marks_events_a_configuration_does_not_have():
     assert r.exit_code == 0, r.output
     row = next(line for line in r.output.splitlines() if "│ nitrous " in line)
     assert row.split("│")[2].strip() == "-"  # the base game has no such event
+
+
+def test_outline_shows_where_a_rule_is_extended():
+    r = invoke("outline", "street-illegal", "-v", "solo_play")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.strip().startswith("deal_cards()"))
+    assert "(extended at variants/solo_play.pw:" in line
+
+
+def test_a_persons_prompts_say_what_is_at_stake_in_the_games_words():
+    r = invoke("play", "street-illegal", "-p", "1", "--seed", "3", "--agent", "human", input="1\n" * 400 + "q\n")
+    assert "which face-up card to replace (left " in r.output  # the cards, not just left/middle/right
+    assert "chip(s)" not in r.output and "?:" not in r.output
+    w = invoke("play", "why-first", "-p", "3", "--seed", "2", "--agent", "human", input="1\n1\nq\n")
+    assert "Would win now (second-highest total" in w.output and " 1 cards" not in w.output

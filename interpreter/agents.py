@@ -15,6 +15,7 @@ from .runtime import _Card, describe, field_of
 class Agent:
     name = "agent"
     asks_always = False  # called even when only one option is legal (to see or check every decision)
+    runs_rules = True  # may run the rules' code (prefer, a view, a prompt): then budgeted apart
     # Asked again at the same decision, it picks the same (a function of the position, or of its
     # own seeded generator asked in the same order): a replay can check a record's picks against it.
     checkable = True
@@ -25,6 +26,7 @@ class Agent:
 
 class FirstLegal(Agent):
     name = "first"
+    runs_rules = False
 
     def pick(self, game, by, decision, options, prompt, prefer):
         return 0
@@ -34,6 +36,7 @@ class RandomAgent(Agent):
     """Uniform over legal options, from its own seeded generator (never the rules' one)."""
 
     name = "random"
+    runs_rules = False
 
     def __init__(self, seed: int, seat: int):
         self.rnd = random.Random(seed * 1_000_003 + seat + 1).random

@@ -312,10 +312,13 @@ class Gen:
             self.indent -= 1
 
     def stmt_For(self, s: ast.For):
-        # the whole pass is paid on entry: a step per item (nested loops multiply)
-        it = f"_spend({self.expr(s.iter)}, {PASS_COST + _weight(s.body)})"
-        if self.type_of(s.iter).kind == "pile":
-            it = f"tuple({it})"  # iterate over a snapshot: the body may move cards out of the pile
+        # the whole pass is paid on entry: a step per item (nested loops multiply); written out,
+        # as a loop is the hottest place of all
+        items = self.fresh()
+        self.line(f"{items} = {self.expr(s.iter)}", s.span)
+        self.line(f"_budget[0] -= len({items}) * {PASS_COST + _weight(s.body)}", s.span)
+        self.line("if _budget[0] < 0: _over()", s.span)
+        it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
         self.indent += 1
         self.block(s.body)

@@ -444,10 +444,12 @@ class Game:
         else:
             agent = self.auto_agent
         self.budget[0] -= CHOOSE_STEPS + n
-        if n > 1 or agent.asks_always:
-            index = self.spent_apart(lambda: agent.pick(self, by, name, options, prompt, prefer))
-        else:
+        if not (n > 1 or agent.asks_always):
             index = 0
+        elif agent.runs_rules:
+            index = self.spent_apart(lambda: agent.pick(self, by, name, options, prompt, prefer))
+        else:  # a random or first pick: no work of the rules to budget apart
+            index = agent.pick(self, by, name, options, prompt, prefer)
         if not 0 <= index < n:
             raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]

@@ -18,7 +18,7 @@ def blame(prog: Program, span: Span | None) -> str | None:
         return None
     in_force = ", ".join(v.name for v in prog.variants)
     node = _find(prog, span) if span is not None else None
-    suspects = _changed(prog, _reads(prog, node)) if node is not None else []
+    suspects = _changed(prog, reads(prog, node)) if node is not None else []
     if not suspects:
         return f"variants in force: {in_force}"
     return f"variants in force: {in_force}; this line reads " + "; ".join(suspects)
@@ -34,7 +34,7 @@ def _declarations(prog: Program):
     yield from prog.requires
 
 
-def _walk(node):
+def walk(node):
     """Every node below (and with) `node`, iteratively: rules may nest deeply."""
     stack = [node]
     while stack:
@@ -48,18 +48,18 @@ def _walk(node):
 
 def _find(prog: Program, span: Span):
     for decl in _declarations(prog):
-        for n in _walk(decl):
+        for n in walk(decl):
             if getattr(n, "span", None) == span and not isinstance(n, ast.Block):
                 return n
     return None
 
 
-def _reads(prog: Program, node) -> set[str]:
+def reads(prog: Program, node) -> set[str]:
     """The names a node reads, and those read by the functions it calls (values it depends on)."""
     seen: set[str] = set()
     todo = [node]
     while todo:
-        for n in _walk(todo.pop()):
+        for n in walk(todo.pop()):
             name = n.name if isinstance(n, (ast.Var, ast.Call)) else None
             if name is None or name in seen:
                 continue

@@ -22,6 +22,7 @@ from .check_expr import ExpressionChecks
 from .check_scope import BUILTIN_FIELDS, BUILTIN_GLOBALS, Context, Scope
 from .check_stmt import StatementChecks
 from .check_templates import TemplateChecks
+from .blame import reads, walk
 from .errors import ErrorCollector, Span
 from .limits import DECK_MAX
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
@@ -84,6 +85,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
         for g in p.globals.values():
             self.static = ("a global's starting value", seen, True)
             self.check_field(g, "global")
+            self.check_later_globals(g, seen)
             seen = seen | {g.name}
         self.static = None
         for e in p.events.values():
@@ -98,6 +100,17 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
         self.err.raise_if_any()
         self.sound()
         return self.types
+
+    def check_later_globals(self, g: ast.FieldDecl, seen: set[str]) -> None:
+        """A global's starting value may call functions: none of them may read a global that is
+        set up after it (globals start in order)."""
+        if g.default is None:
+            return
+        later = set(self.prog.globals) - seen - {g.name}
+        direct = {n.name for n in walk(g.default) if isinstance(n, ast.Var)}  # told by the order check
+        for name in sorted((reads(self.prog, g.default) - direct) & later):
+            self.add(f"the starting value of {g.name!r} reads {name!r} (through the functions it calls), "
+                     f"which is set up after it", g.default.span, f"declare {name!r} before {g.name!r}")
 
     def check_names(self) -> None:
         """Declared names, like fields and locals (see check_python_name), avoid Python's reserved words."""

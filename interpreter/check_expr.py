@@ -214,8 +214,9 @@ class ExpressionChecks:
                 self.ordered(el, c.args[0].span, n)
             if n in ("any", "all") and not fits(el, BOOL):
                 self.add(f"{n} needs conditions, not {el}", c.args[0].span)
-            if n == "unique" and el.kind in ("list", "pile", "map"):
-                self.add(f"unique compares values; a {el.kind} is not one", c.args[0].span)
+            if n == "unique" and _holds_collection(el):
+                what = f"a {el.kind}" if el.kind != "tuple" else f"{el}, which holds a collection,"
+                self.add(f"unique compares values; {what} is not one", c.args[0].span)
             return {"len": INT, "count": INT, "sum": INT, "any": BOOL, "all": BOOL,
                     "sort": list_of(el), "reverse": list_of(el), "unique": list_of(el)}.get(n, el)
         if n in ("roll", "player") and self.static and not self.static[2]:
@@ -332,6 +333,8 @@ class ExpressionChecks:
         if op in ("<", "<=", ">", ">="):
             if not (fits(a, b) or fits(b, a)) or a.kind not in ("int", "any", "tuple", "text"):
                 self.add(f"cannot order {a} against {b}", e.span)
+            elif a.kind == "tuple":  # compared item by item: each item must have an order
+                self.ordered(a, e.span, f"'{op}'")
             return BOOL
         if not (fits(a, b) or fits(b, a)):
             self.add(f"{a} and {b} are never equal", e.span, "compare values of the same type")
@@ -363,3 +366,10 @@ class ExpressionChecks:
             return ANY
         self.want(e.name, TEXT, scope, "a participant's name")
         return T("participant", e.kind)
+
+
+def _holds_collection(t: T) -> bool:
+    """A list, pile or map, or a tuple holding one: such values cannot be told apart by unique."""
+    if t.kind in ("list", "pile", "map"):
+        return True
+    return t.kind == "tuple" and any(_holds_collection(a) for a in t.arg)

@@ -128,8 +128,8 @@ class Gen:
         self.line("_S = _rt.state")
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
-        self.line("_budget, _over, _spend, _cat, _range, _sort_spend = (_rt.metered[n] for n in "
-                  "('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend'))")
+        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _deep, _chars = (_rt.metered[n] for n in "
+                  "('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_deep', '_chars'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -578,7 +578,12 @@ class Gen:
         if e.op == "+" and self.type_of(e).kind != "int":
             return f"_cat({left}, {right})"  # texts and lists: bounded, and paid for
         if e.op in ("in", "notin") or (e.op in ("==", "!=") and _holds_list(self.type_of(e.left))):
-            right = f"_spend({right})"  # a scan or comparison of a whole collection
+            # a scan or comparison of a whole collection; of texts or collections, all they hold
+            rt = self.type_of(e.right)
+            shallow = rt.kind in ("list", "pile") and not _holds_words(rt.arg)
+            right = f"_spend({right})" if shallow else f"_deep({right})"
+        elif e.op in ("==", "!=", "<", "<=", ">", ">=") and _holds_words(self.type_of(e.left)):
+            right = f"_deep({right})" if self.type_of(e.left).kind == "tuple" else f"_chars({right})"
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
         return f"({left} {op} {right})"
 
@@ -612,6 +617,13 @@ def _weight(node) -> int:
     if isinstance(node, ast.Comprehension):
         return 1 + _weight(node.iter)
     return 1 + sum(_weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _holds_words(t: T) -> bool:
+    """Is comparing values of type t work in proportion to what they hold (texts, collections)?"""
+    if t.kind in ("text", "list", "pile"):
+        return True
+    return t.kind == "tuple" and any(_holds_words(a) for a in t.arg)
 
 
 def _holds_list(t: T) -> bool:

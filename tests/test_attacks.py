@@ -9,7 +9,8 @@ attack, on its first line what it tries and what must come of it:
 
 and optionally, on the lines after it, `# on: GAME` (the game a variant is for, default why_first),
 `# play: ARGS` (more arguments for play; `--agent human` answers 1 to every question) and
-`# error in: FILE` (a variant whose error belongs in a rules file of its game, named so). A
+`# error in: FILE` (a variant whose error belongs in a rules file of its game, named so) and
+`# simulate: no` (an attack on narration, which a simulation nobody listens to never words). A
 file with a `variant` line is a variant of that game, one with a `scenario` block a scenario
 (played with `pitwall scenario`), anything else a whole little game (copied alone into a folder
 of its own). Lines marked `# <-` are where the error belongs: at least one reported position
@@ -169,7 +170,7 @@ class Attack:
         self.what, self.mode, self.rx = m["what"], m["mode"] or "run", re.compile(m["rx"], re.M)
         directives = {}
         for line in lines[1:]:
-            d = re.match(r"#\s*(on|play|error in):\s*(.*)$", line)
+            d = re.match(r"#\s*(on|play|error in|simulate):\s*(.*)$", line)
             if not line.startswith("#"):
                 break
             if d:
@@ -177,6 +178,8 @@ class Attack:
         self.game = directives.get("on", "why_first")
         self.play_args = shlex.split(directives.get("play", ""))
         self.error_in = directives.get("error in")  # the error belongs in this file of the game, not the attack's
+        # an attack on what is told: a simulation, which nobody listens to, never words it
+        self.simulated = directives.get("simulate", "yes") != "no"
         self.marks = {n for n, line in enumerate(lines, 1) if re.search(r"#\s*<-", line)}
         if re.search(r"^\s*variant\s+\w+\s+\"", self.text, re.M):
             self.kind = "variant"
@@ -214,7 +217,7 @@ class Attack:
         commands = [(check, ""), (play, stdin)]
         if self.kind != "scenario":
             commands.append((["replay", record], ""))
-        if self.mode == "run" and self.kind != "scenario" and "human" not in self.play_args:
+        if self.mode == "run" and self.kind != "scenario" and "human" not in self.play_args and self.simulated:
             game = [self.game, "-v", copy] if self.kind == "variant" else [folder]
             commands.append((["simulate", *game, "-n", "2", *self.play_args], ""))
         return commands

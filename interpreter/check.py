@@ -16,13 +16,13 @@ import difflib
 import keyword
 
 from . import ast
+from .blame import reads, walk
 from .check_expr import AGGREGATES as AGGREGATES  # re-exported: the checker's names stay importable from here
 from .check_expr import BUILTINS as BUILTINS
 from .check_expr import ExpressionChecks
 from .check_scope import BUILTIN_FIELDS, BUILTIN_GLOBALS, Context, Scope
 from .check_stmt import StatementChecks
 from .check_templates import TemplateChecks
-from .blame import reads, walk
 from .errors import ErrorCollector, Span
 from .limits import DECK_MAX
 from .link import Program, bounds_text, literal_int, setting_kind, within_bounds

@@ -15,11 +15,9 @@ import attrs
 from . import ast
 from .errors import PitwallError, Span
 from .link import Program
-from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GLOBAL_PREFIX
+from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
 from .types import INT, T
-
-GENERATED = "<pitwall-rules>"
 
 AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
 SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "any": "any", "all": "all",

@@ -33,6 +33,8 @@ class _Finished(Exception):
     pass
 
 
+GENERATED = "<pitwall-rules>"  # the file name of generated code, as tracebacks show it
+
 # Fields of cards and participants live in Python attributes named FIELD_PREFIX + the rules' name,
 # so no name from a rules file can be a Python attribute of its own (`__class__`, `__init__`).
 FIELD_PREFIX = "v_"
@@ -84,6 +86,25 @@ def _python_read(obj, name: str):
     if name in type(obj)._fields:
         return getattr(obj, FIELD_PREFIX + name)
     raise AttributeError(name)
+
+
+def outside(fn, *args):
+    """Call code that is not the rules' (an agent, a listener): an exception from it is passed on
+    as it is, not reported as a failure of the rules line that was running."""
+    try:
+        return fn(*args)
+    except Exception as exc:
+        if not _from_rules(exc.__traceback__):  # a prefer score failing is the rules' own failure
+            exc.outside_the_rules = True
+        raise
+
+
+def _from_rules(tb) -> bool:
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == GENERATED:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def field_of(obj, name: str):
@@ -383,7 +404,8 @@ class Game:
     def failure(self, exc: Exception) -> Exception:
         """The error to report for an exception out of the rules, at the rules line it came from,
         with the variants in force and what of theirs that line reads."""
-        if isinstance(exc, _OUTSIDE) and not isinstance(exc, RuleRuntimeError):
+        if (isinstance(exc, _OUTSIDE) or getattr(exc, "outside_the_rules", False)) \
+                and not isinstance(exc, RuleRuntimeError):
             return exc  # not a rule's fault (an agent, a reader, a closed pipe): passed on as it is
         error = exc if isinstance(exc, RuleRuntimeError) else self._failure(exc)
         suspects = blame(self.loaded.program, error.span)
@@ -473,9 +495,9 @@ class Game:
         if not (n > 1 or agent.asks_always):
             index = 0
         elif agent.runs_rules:
-            index = self.spent_apart(lambda: agent.pick(self, by, name, options, prompt, prefer))
+            index = self.spent_apart(lambda: outside(agent.pick, self, by, name, options, prompt, prefer))
         else:  # a random or first pick: no work of the rules to budget apart
-            index = agent.pick(self, by, name, options, prompt, prefer)
+            index = outside(agent.pick, self, by, name, options, prompt, prefer)
         if not 0 <= index < n:
             raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]
@@ -483,7 +505,7 @@ class Game:
             entry = ("d", by.name, name, index, n, self.words(describe(choice)), self.sim_depth > 0)
             self.log.append(entry)
             if self.listener:
-                self.listener(entry)
+                self.hear(entry)
         return choice
 
     def words(self, text: str) -> str:
@@ -497,7 +519,11 @@ class Game:
 
     def _tell_only(self, event: int, args: tuple):
         # No record: the listener (counting events) gets no words, so none are made.
-        self.listener(("e", event, args))
+        self.hear(("e", event, args))
+
+    def hear(self, entry) -> None:
+        """The listener hears an entry; whatever goes wrong there is not the rules' fault."""
+        outside(self.listener, entry)
 
     def tell(self, event: int, values):
         """An event, when someone listens: its values are worked out apart (`values` is a thunk)."""
@@ -508,7 +534,7 @@ class Game:
         entry = ("e", event, args, self.words(narrate_event(self.loaded, event, args)))
         self.log.append(entry)
         if self.listener:
-            self.listener(entry)
+            self.hear(entry)
 
     def draw(self, n: int, src: list, dst: list, sid: int):
         self.budget[0] -= n

@@ -336,3 +336,20 @@ def test_a_runtime_error_names_the_variant_that_changed_what_the_line_reads(tmp_
         assert "cannot draw 5 card(s)" in e.value.message
         assert e.value.span.line == HEAD.count("\n") + 4
         assert "variants in force: v" in e.value.hint and blamed in e.value.hint
+
+
+def test_a_failing_prefer_score_is_the_rules_failure_and_a_failing_listener_is_not(tmp_path):
+    body = "rule main() {\n    choose k from [0, 1, 2] by players[0] prefer 10 / option\n    finish players\n}\n"
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    game = Game(build([path], []), ["A"], [Heuristic()], 1, auto_agent=FirstLegal())
+    with pytest.raises(RuleRuntimeError) as e:
+        game.run()
+    assert e.value.message == "division by zero" and e.value.span.line == HEAD.count("\n") + 2
+
+    def deaf(entry):
+        raise AssertionError("the listener's own check")
+
+    listened = Game(build([path], []), ["A"], [FirstLegal()], 1, auto_agent=FirstLegal(), listener=deaf)
+    with pytest.raises(AssertionError, match="the listener's own check"):
+        listened.run()

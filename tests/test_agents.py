@@ -8,36 +8,13 @@ import json
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
-from pitwall.cli import cli
+from clihelp import add_game, invoke
 from pitwall.interpreter.agents import FirstLegal, Heuristic, plural
 from pitwall.interpreter.engine import new_game, player_names, seat_agents
 from pitwall.interpreter.load import build, load
 from pitwall.interpreter.record import record_lines
 from pitwall.interpreter.runtime import Game, describe
 from pitwall.interpreter.simulate import simulate
-
-
-def invoke(*args, input=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
-
-
-def add_game(tmp_path, monkeypatch, name: str, rules: str) -> str:
-    """A throwaway game folder, found by the loader beside the shipped games."""
-    from pitwall.interpreter import load as load_module
-
-    games = tmp_path / "games"
-    if not games.exists():
-        games.mkdir()
-        for game in load_module.GAMES.iterdir():
-            if game.is_dir():
-                (games / game.name).symlink_to(game)
-        monkeypatch.setattr(load_module, "GAMES", games)
-    (games / name).mkdir()
-    (games / name / "rules.pw").write_text(rules)
-    load_module.load.cache_clear()
-    return name
-
 
 # ---------------------------------------------------------------- the heuristic's ties
 TIES = """game ties "Ties" { players P 2 to 2  play main }

@@ -7,15 +7,11 @@ import shlex
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from pitwall.cli import cli
+from clihelp import add_game, invoke
 from pitwall.interpreter.load import find_game, load
 
 WHY_FIRST = find_game("why-first").path
 
-
-def invoke(*args, input=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
 
 
 def test_games_lists_why_first_and_its_variants():
@@ -264,21 +260,6 @@ rule main() {
 """
 
 
-def add_game(tmp_path, monkeypatch, name: str, rules: str) -> str:
-    """A throwaway game folder, found by the loader beside the shipped games."""
-    from pitwall.interpreter import load as load_module
-
-    games = tmp_path / "games"
-    if not games.exists():
-        games.mkdir()
-        for game in load_module.GAMES.iterdir():
-            if game.is_dir():
-                (games / game.name).symlink_to(game)
-        monkeypatch.setattr(load_module, "GAMES", games)
-    (games / name).mkdir()
-    (games / name / "rules.pw").write_text(rules)
-    load_module.load.cache_clear()
-    return name
 
 
 @pytest.fixture

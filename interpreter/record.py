@@ -145,11 +145,11 @@ def travelling(header: Header, loaded: Loaded) -> Header:
 
 
 def _shown_name(game: GameDir | None, file: RulesFile) -> str:
-    """How a message names a rules file: as the games folder has it (games/why_first/rules.pw)."""
+    """How a message names a rules file: as the games folder has it (games/GAME/rules.pw)."""
     if file.text is not None or game is None:
         return file.file
     path = (game.path / file.file).resolve()
-    for root in (GAMES.resolve().parent, Path.cwd()):  # games/why_first/rules.pw; a game of one's own from here
+    for root in (GAMES.resolve().parent, Path.cwd()):  # games/GAME/rules.pw; a game of one's own from here
         try:
             return path.relative_to(root).as_posix()
         except ValueError:

@@ -20,7 +20,9 @@ from pitwall.interpreter.errors import PitwallError, RulesSyntaxError, read_text
 from pitwall.interpreter.limits import BLOCK_DEPTH_MAX, EXPR_DEPTH_MAX, INT_DIGITS_MAX, INT_MAX, SOURCE_MAX, STRING_MAX
 from pitwall.interpreter.parse import parse, parse_file, parser
 
-FAST = 0.5  # seconds of CPU for any one parse below
+# A guard against runaway work (the old parser took 16 s on a flat 2 MB sum), not a measure of
+# speed: benchmarks measure speed; a shared CI machine must never fail this by being busy.
+FAST = 5.0  # seconds of CPU for any one parse below
 
 
 def parsed(text: str) -> ast.SourceFile:

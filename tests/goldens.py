@@ -35,6 +35,9 @@ GAMES = [
     ("street_illegal", ("better_old_pros",), 3, 1, "heuristic"),
     ("street_illegal", ("nitrous_oxide",), 3, 1, "heuristic"),  # nitrous duels, one of them equal
     ("street_illegal", ("tactical_starting_positions", "better_old_pros", "nitrous_oxide"), 5, 2, "random"),
+    ("race_formula_90", (), 4, 1, "heuristic"),  # Monza, 4 players and 4 robots
+    ("race_formula_90", (), 2, 2, "random"),  # 3 FAST and 3 SLOW robots
+    ("race_formula_90", (), 6, 3, "heuristic", (("track", "hungaroring"),)),
 ]
 
 

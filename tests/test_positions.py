@@ -15,8 +15,8 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 SCENARIOS = sorted(GAMES.glob("*/scenarios/*.pw"))
 
 
-def test_there_are_scenarios_of_both_games():
-    assert {p.parent.parent.name for p in SCENARIOS} == {"why_first", "street_illegal"}
+def test_there_are_scenarios_of_every_game():
+    assert {p.parent.parent.name for p in SCENARIOS} == {"why_first", "street_illegal", "race_formula_90"}
     assert len(SCENARIOS) >= 28
 
 

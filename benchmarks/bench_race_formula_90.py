@@ -48,9 +48,11 @@ def main() -> None:
     print(f"parse+check+compile {GAME}: {1000 * (time.perf_counter() - start):.1f} ms")
     for agent, target in TARGETS.items():
         gps = throughput(interpreted(GAME, PLAYERS, agent, settings), args.seconds)
-        print(f"{args.track} players={PLAYERS} {agent:9}: {gps:7.1f} races/s serial   (target >= {target:.0f}: {mark(gps >= target)})")
+        print(f"{args.track} players={PLAYERS} {agent:9}: {gps:7.1f} races/s serial   "
+              f"(target >= {target:.0f}: {mark(gps >= target)})")
         for jobs in (1, 2):
-            print(f"{args.track} players={PLAYERS} {agent:9}: {simulate_gps(agent, args.races, jobs, settings):7.1f} races/s simulate --jobs {jobs}")
+            gps = simulate_gps(agent, args.races, jobs, settings)
+            print(f"{args.track} players={PLAYERS} {agent:9}: {gps:7.1f} races/s simulate --jobs {jobs}")
 
 
 if __name__ == "__main__":

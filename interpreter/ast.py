@@ -334,13 +334,20 @@ class EnumDecl:
 
 @node
 class RecordDecl:
-    """A card type or a participant kind: named typed fields."""
+    """A card type (or record type) or a participant kind: named typed fields."""
 
     what: str  # card | participant
     name: str
     show: str | None
     fields: tuple[FieldDecl, ...]
     span: Span = _span()
+    # The word it was declared with (card, record or participant): a record is a card by
+    # another name, for data that are not cards, and messages name it as written.
+    word: str = attrs.field(default="", kw_only=True)
+
+    @property
+    def kind_word(self) -> str:
+        return self.word or self.what
 
 
 @node
@@ -374,6 +381,7 @@ class DeckDecl:
     card: str
     entries: tuple[Any, ...]
     span: Span = _span()
+    word: str = attrs.field(default="deck", kw_only=True)  # deck, or table: its synonym for rows of data
 
 
 @node

@@ -11,17 +11,21 @@ from .errors import Span
 from .link import Program
 
 
-def blame(prog: Program, span: Span | None) -> str | None:
-    """A hint naming the variants in force and what of theirs the failing code reads; None
-    without variants."""
+def blame(prog: Program, span: Span | None, required: Span | None = None) -> str | None:
+    """A hint naming the variants in force and what of theirs the failing code reads (and the
+    requirement it breaks, if given: a deck row's); None without variants."""
     if not prog.variants:
         return None
     in_force = ", ".join(v.name for v in prog.variants)
-    node = _find(prog, span) if span is not None else None
-    suspects = _changed(prog, reads(prog, node)) if node is not None else []
+    names: set[str] = set()
+    for place in (span, required):
+        node = _find(prog, place) if place is not None else None
+        names |= reads(prog, node) if node is not None else set()
+    suspects = _changed(prog, names)
     if not suspects:
         return f"variants in force: {in_force}"
-    return f"variants in force: {in_force}; this line reads " + "; ".join(suspects)
+    what = "this line reads " if required is None else "this line and the requirement read "
+    return f"variants in force: {in_force}; {what}" + "; ".join(suspects)
 
 
 def _declarations(prog: Program):

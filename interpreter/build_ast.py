@@ -139,12 +139,16 @@ class _ToAst:
     def enum_member(self, meta, c):
         return str(c[0]), self.text(c[1]) if len(c) > 1 else None, self.sp(meta)
 
-    def _record(self, what, meta, c):
+    def _record(self, what, meta, c, word=""):
         name, show, *fields = c
-        return ast.RecordDecl(what, str(name), self.text(show) if show else None, tuple(fields), span=self.sp(meta))
+        return ast.RecordDecl(what, str(name), self.text(show) if show else None, tuple(fields), span=self.sp(meta),
+                              word=word or what)
 
     def card_decl(self, meta, c):
         return self._record("card", meta, c)
+
+    def record_decl(self, meta, c):
+        return self._record("card", meta, c, "record")
 
     def participant_decl(self, meta, c):
         return self._record("participant", meta, c)
@@ -159,9 +163,12 @@ class _ToAst:
     def global_decl(self, meta, c):
         return ast.GlobalDecl(c[0], span=self.sp(meta))
 
-    def deck_decl(self, meta, c):
+    def deck_decl(self, meta, c, word="deck"):
         name, card, *entries = c
-        return ast.DeckDecl(str(name), str(card), tuple(entries), span=self.sp(meta))
+        return ast.DeckDecl(str(name), str(card), tuple(entries), span=self.sp(meta), word=word)
+
+    def table_decl(self, meta, c):
+        return self.deck_decl(meta, c, "table")
 
     def deck_row(self, meta, c):
         return ast.DeckRow(1, tuple(x for x in c if x is not None), span=self.sp(meta))

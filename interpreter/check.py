@@ -25,7 +25,7 @@ from .check_stmt import StatementChecks
 from .check_templates import TemplateChecks
 from .errors import ErrorCollector, Span
 from .limits import DECK_MAX
-from .link import Program, bounds_text, literal_int, setting_kind, within_bounds
+from .link import Program, bounds_text, kind_word, literal_int, setting_kind, within_bounds
 from .types import ANY, BOOL, INT, TEXT, T, fits, list_of, unchecked
 
 # The rules a scenario's setup and run become: named so that no rules file can declare them.
@@ -71,8 +71,8 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
             seen = seen | {c.name}
         self.const_types = consts.vars
         self.check_replacements(consts)
-        for r in p.requires:  # relations between constants, like a constant's value
-            self.static = ("a requirement", set(p.consts) | set(p.enums), False)
+        for r in p.requires:  # relations between constants and decks, fixed when the rules load
+            self.static = ("a requirement", set(p.consts) | set(p.enums) | set(p.decks), False)
             self.condition(r.cond, consts)
         fixed = set(p.enums) | set(p.consts)
         self.static = ("a field's default", fixed, False)
@@ -115,12 +115,13 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
     def check_names(self) -> None:
         """Declared names, like fields and locals (see check_python_name), avoid Python's reserved words."""
         p = self.prog
-        for what, decls in (("a constant", p.consts), ("a deck", p.decks), ("an enum", p.enums),
-                            ("a card", p.cards), ("a participant kind", p.participants), ("a rule", p.rules),
+        # decks and cards are named as written (a table, a record)
+        for what, decls in (("a constant", p.consts), (None, p.decks), ("an enum", p.enums),
+                            (None, p.cards), ("a participant kind", p.participants), ("a rule", p.rules),
                             ("a function", p.functions), ("an event", p.events)):
             for name, d in decls.items():
                 if not name.startswith(SCENARIO_PREFIX):
-                    self.check_python_name(name, d.span, what)
+                    self.check_python_name(name, d.span, what or f"a {kind_word(d)}")
         for e in p.enums.values():
             for member in e.members:
                 self.check_python_name(member, e.span, f"a member of {e.name}")
@@ -297,20 +298,22 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
     def check_deck(self, d: ast.DeckDecl) -> None:
         card = self.prog.cards.get(d.card)
         if card is None:
-            self.add(f"unknown card type {d.card!r}", d.span, self.suggest(d.card, self.prog.cards))
+            what = "card" if d.word == "deck" else "record"
+            self.add(f"unknown {what} type {d.card!r}", d.span, self.suggest(d.card, self.prog.cards))
             return
-        self.check_deck_entries(d.entries, card, Scope())
+        self.check_deck_entries(d.entries, card, Scope(), "card" if d.word == "deck" else "row")
 
-    def check_deck_entries(self, entries, card: ast.RecordDecl, scope: Scope) -> None:
+    def check_deck_entries(self, entries, card: ast.RecordDecl, scope: Scope, unit: str) -> None:
         required = [f for f in card.fields if f.default is None]
         for e in entries:
             if isinstance(e, ast.DeckFor):
                 inner = Scope(scope)
                 self.declare(e.var, self.iterable(e.iter, scope), inner, e.span)
-                self.check_deck_entries(e.entries, card, inner)
+                self.check_deck_entries(e.entries, card, inner, unit)
                 continue
             if e.count > DECK_MAX:
-                self.add(f"{e.count} copies of a card: the decks hold at most {DECK_MAX} cards", e.span)
+                self.add(f"{e.count} copies of a {unit}: the decks and tables hold at most {DECK_MAX} "
+                         f"{unit}s together", e.span)
             if not len(required) <= len(e.args) <= len(card.fields):
                 self.add(f"a {card.name} row needs {len(required)} values "
                          f"({', '.join(f.name for f in required)}), this one has {len(e.args)}", e.span)

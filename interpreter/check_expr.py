@@ -66,8 +66,8 @@ class ExpressionChecks:
                 e.name in p.globals or e.name in p.consts or e.name in p.decks or e.name in BUILTIN_GLOBALS):
             what = self.static[0]
             self.add(f"{what} is worked out before {e.name!r} exists", e.span,
-                     "constants may use earlier constants; defaults and deck rows, constants; "
-                     "globals, constants, decks, players and earlier globals")
+                     "constants may use earlier constants; defaults and deck rows, constants; requirements, "
+                     "constants and decks (or tables); globals, constants, decks, players and earlier globals")
         if e.name in p.globals:
             return self.resolve_type(p.globals[e.name].type)
         if e.name in p.consts:

@@ -15,6 +15,7 @@ import attrs
 from . import ast
 from .errors import PitwallError, Span
 from .link import Program
+from .requires import reads_decks, row_check
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
 from .types import INT, T
@@ -112,12 +113,18 @@ class Gen:
         for c in p.consts.values():
             self.line(f"C_{c.name} = {self.expr(c.value)}", c.span)
             self.check_int(f"C_{c.name}", self.type_of(c.value), c.span)
+        # requirements of constants alone come first, so they fail before a deck row they guard
+        self.line("_ROWS = {}")
         for i, r in enumerate(p.requires):
-            self.line(f"if not {self.expr(r.cond)}: _unmet({i})", r.span)
+            if not reads_decks(p, r):
+                self.require(i, r)
         for rec in list(p.cards.values()) + list(p.participants.values()):
             self.record_class(rec)
         for d in p.decks.values():
             self.deck(d)
+        for i, r in enumerate(p.requires):
+            if reads_decks(p, r):
+                self.require(i, r)
         self.line("def _new_game(_rt):")
         self.indent += 1
         for name in ("_choose", "_tell", "_draw", "_draw_refill", "_move", "_shuffle", "_finish", "_player",
@@ -189,11 +196,30 @@ class Gen:
         value = self.expr(f.default)
         return f"list(_spend({value}))" if kind in ("list", "pile") else value
 
+    def require(self, i: int, r: ast.RequireDecl) -> None:
+        """`if not COND: fail`; over every row of a deck, the first failing element's position is
+        found in the same pass, at the same cost, so the error can point at its row."""
+        rows = row_check(self.prog, r)
+        if rows is None:
+            self.line(f"if not {self.expr(r.cond)}: _unmet({i})", r.span)
+            return
+        c, d = rows
+        test = f"not ({self.expr(c.elem)})"
+        if c.cond is not None:
+            test = f"({self.expr(c.cond)}) and {test}"
+        cost = ITEM_COST + _weight((c.elem, c.cond, c.key))
+        self.line(f"_at_row = next((_i for _i, l_{c.var} in enumerate(_spend(D_{d.name}, {cost})) if {test}), None)",
+                  r.span)
+        self.line(f"if _at_row is not None: _unmet({i}, _at_row, D_{d.name}, _ROWS[{d.name!r}])", r.span)
+
     def deck(self, d: ast.DeckDecl) -> None:
+        """D_NAME, the deck's cards; _ROWS[NAME], the span of the row that made each one."""
         self.line(f"def _make_{d.name}():", d.span)
         self.indent += 1
         self.line("_cards = []")
+        self.line("_rows = []")
         self.deck_entries(d.entries, d.card)
+        self.line(f"_ROWS[{d.name!r}] = tuple(_rows)")
         self.line("return tuple(_cards)")
         self.indent -= 1
         self.line(f"D_{d.name} = _make_{d.name}()")
@@ -210,6 +236,7 @@ class Gen:
                 args = ", ".join(self.expr(a) for a in e.args)
                 self.line(f"_room(_cards, {e.count!r})", e.span)
                 self.line(f"for _ in range({e.count!r}): _cards.append(K_{card}({args}))", e.span)
+                self.line(f"_rows.extend(({self.sid(e.span)},) * {e.count!r})", e.span)
 
     # ------------------------------------------------------------ bodies
     def params(self, params) -> str:

@@ -24,13 +24,16 @@ class PitwallError(Exception):
     """Base of every error caused by user input; the CLI exits 2 on these."""
 
     hint: str | None = None
+    note: str | None = None  # where else the error is from (the requirement a row breaks), shown before the hint
 
-    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None, note: str | None = None):
         super().__init__(message)
         self.message = message
         self.span = span
         if hint is not None:
             self.hint = hint
+        if note is not None:
+            self.note = note
 
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span else ""
@@ -50,7 +53,7 @@ class CheckErrors(PitwallError):
 
     def __init__(self, errors: list[PitwallError]):
         errors = sorted(errors, key=lambda e: (e.span.file, e.span.line, e.span.col) if e.span else ("", 0, 0))
-        super().__init__(errors[0].message, errors[0].span, errors[0].hint)
+        super().__init__(errors[0].message, errors[0].span, errors[0].hint, errors[0].note)
         self.errors = errors
 
     def __str__(self) -> str:
@@ -160,6 +163,8 @@ def render(error: PitwallError, sources: dict[str, str] | None = None) -> str:
             if span.line <= len(lines):
                 width = span.end_col - span.col if span.end_line == span.line and span.end_col > span.col else 1
                 out.extend(_source_and_caret(lines[span.line - 1], span.col, max(1, width)))
+        if e.note:
+            out.append(f"  note: {e.note}")
         if e.hint:
             out.append(f"  hint: {e.hint}")
     return "\n".join(out)

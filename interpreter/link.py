@@ -1,7 +1,7 @@
 """Base rules + variant files -> one Program: the symbol tables every later pass reads.
 
 Variants apply in the order given: `replace X` swaps a definition in place, `extend rule X`
-appends statements to it, `extend deck X` adds rows, and a plain item adds a new name.
+appends statements to it, `extend deck X` (or `extend table X`) adds rows, and a plain item adds a new name.
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
         return
     old_kind = "global" if isinstance(existing, ast.FieldDecl) else KINDS.get(type(existing))
     if KINDS.get(type(item)) != old_kind:
-        errors.add(f"{name!r} is a {old_kind}; a {KINDS.get(type(item))} cannot {ov.mode} it", ov.span)
+        errors.add(f"{name!r} is a {kind_word(existing)}; a {kind_word(item)} cannot {ov.mode} it", ov.span)
         return
     _warn_lost_change(prog, ov, old_kind)
     if ov.mode == "replace":
@@ -208,7 +208,19 @@ def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
     elif isinstance(item, ast.DeckDecl):
         prog.decks[name] = attrs.evolve(existing, entries=existing.entries + item.entries)
     else:
-        errors.add(f"only rules and decks can be extended; use 'replace {old_kind} {name}'", ov.span)
+        errors.add(f"only rules, decks and tables can be extended; use 'replace {kind_word(existing)} {name}'",
+                   ov.span)
+
+
+def kind_word(decl) -> str:
+    """What a declaration is called in messages: as written where synonyms exist (a deck or a table)."""
+    if isinstance(decl, (ast.FieldDecl, ast.GlobalDecl)):
+        return "global"
+    if isinstance(decl, ast.DeckDecl):
+        return decl.word
+    if isinstance(decl, ast.RecordDecl):
+        return decl.kind_word
+    return KINDS.get(type(decl), "declaration")
 
 
 def setting_kind(decl: ast.ConstDecl) -> str | None:

@@ -18,7 +18,8 @@ from .errors import PitwallError, read_text
 from .limits import LOAD_BUDGET
 from .link import Program, apply_settings, link
 from .parse import parse_file
-from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered, unmet
+from .requires import Unmet, unmet, unmet_error
+from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered, rules_span
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 EXT = ".pw"
@@ -123,19 +124,36 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     apply_settings(prog, settings)
     types = check(prog)
     compiled = compile_program(prog, types)
-    namespace = dict(NAMESPACE, _T=compiled.parts, __builtins__=SAFE_BUILTINS, __name__="pitwall_rules")
-    namespace.update(metered([LOAD_BUDGET]))  # constants and decks: the game's budget replaces it
-    namespace["_unmet"] = unmet(prog.requires)
+    namespace = module_namespace(prog, compiled)
     if execute:
-        try:
-            exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
-        except Exception as exc:  # noqa: BLE001 - a constant or deck row failed: point at it
-            error = load_error(exc, GENERATED, compiled.linemap)
-            suspects = blame(prog, error.span)
-            if suspects:
-                error.hint = f"{error.hint}\n{suspects}" if error.hint else suspects
-            raise error from None
+        run_module(prog, compiled, namespace)
     return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
+
+
+def module_namespace(prog: Program, compiled: Compiled) -> dict:
+    """What the generated module runs in: the runtime's helpers and the load budget."""
+    namespace = dict(NAMESPACE, _T=compiled.parts, __builtins__=SAFE_BUILTINS, __name__="pitwall_rules")
+    namespace.update(metered([LOAD_BUDGET]))  # constants, decks, requirements: the game's budget replaces it
+    namespace["_unmet"] = unmet(prog, compiled.spans)
+    return namespace
+
+
+def run_module(prog: Program, compiled: Compiled, namespace: dict) -> None:
+    """Work out the constants, decks and requirements; a failure is an error at its rules line (a
+    requirement over a deck's rows: at the row that breaks it)."""
+    try:
+        exec(compiled.code, namespace)  # noqa: S102 - our own generated code, from checked rules
+    except Exception as exc:  # noqa: BLE001 - a constant or deck row failed: point at it
+        if isinstance(exc, Unmet):
+            error = unmet_error(exc, rules_span(exc.__traceback__, GENERATED, compiled.linemap))
+        else:
+            error = load_error(exc, GENERATED, compiled.linemap)
+        # a row at fault: what its line and the requirement read may both come from a variant
+        required = exc.require.span if isinstance(exc, Unmet) and exc.row is not None else None
+        suspects = blame(prog, error.span, required)
+        if suspects:
+            error.hint = f"{error.hint}\n{suspects}" if error.hint else suspects
+        raise error from None
 
 
 @functools.lru_cache(maxsize=32)

@@ -59,6 +59,6 @@ def outline(prog: Program, root: Path | None = None) -> list[tuple[str, list[tup
           for r in prog.rules.values()]),
         ("events (narration)", [(f"{e.name}({params_text(e.params)}) {e.template!r}", e.span)
                                 for e in prog.events.values()]),
-        ("decks (replace or extend)", [(f"{d.name} of {d.card}", d.span) for d in prog.decks.values()]),
+        ("decks and tables (replace or extend)", [(f"{d.name} of {d.card}", d.span) for d in prog.decks.values()]),
     ]
     return [(title, [(text, where(span, root)) for text, span in items]) for title, items in sections if items]

@@ -277,7 +277,7 @@ def metered(budget: list) -> dict:
         # a deck row of N copies, at load time: all decks together hold at most DECK_MAX cards
         decked[0] += n
         if decked[0] > DECK_MAX:
-            raise LimitExceeded(f"the decks would hold more than {DECK_MAX} cards")
+            raise LimitExceeded(f"the decks and tables would hold more than {DECK_MAX} cards and rows together")
         spend(range(n))
 
     def sort_spend(xs):
@@ -323,7 +323,7 @@ NAMESPACE = {
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
 SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
                  for name in ("len", "sum", "any", "all", "sorted", "min", "max", "abs", "list", "reversed",
-                              "dict", "tuple", "next", "range", "__build_class__")}
+                              "dict", "tuple", "next", "range", "enumerate", "__build_class__")}
 
 
 class State:
@@ -626,27 +626,13 @@ def rules_span(tb, filename: str, linemap: list) -> Span | None:
     return span
 
 
-class Unmet(Exception):
-    """A `require` of the rules that the constants do not meet."""
-
-
-def unmet(requires: list):
-    """The function generated code calls when requirement i does not hold."""
-    def fail(i: int):
-        raise Unmet(requires[i].message)
-    return fail
-
-
 def load_error(exc: Exception, filename: str, linemap: list) -> RuleRuntimeError:
-    """A constant or deck that fails while the rules load (`const X = 1 / 0`), or a requirement
-    the constants do not meet."""
+    """A constant, deck or requirement that fails while the rules load (`const X = 1 / 0`); a
+    requirement the constant data do not meet is requires.py's."""
     span = rules_span(exc.__traceback__, filename, linemap)
-    if isinstance(exc, Unmet):
-        return RuleRuntimeError(f"the rules require: {exc}", span,
-                                "a variant changed constants that this requirement relates")
     if isinstance(exc, OutOfSteps):
-        return BudgetError(f"while loading the rules: constants and decks took more than {LOAD_BUDGET} steps", span,
-                           "work out fewer or smaller values at load time")
+        return BudgetError(f"while loading the rules: constants, decks and requirements took more than "
+                           f"{LOAD_BUDGET} steps", span, "work out fewer or smaller values at load time")
     return RuleRuntimeError(f"while loading the rules: {_explain(exc)}", span)
 
 

@@ -2,9 +2,12 @@
 
 A case file in tests/check_cases/ holds rules texts separated by lines `---`. A trailing
 `### "regex"` marks an error the case must report on that line: re.search on the message, or on
-"message -- hint: hint" when the error has a hint, so a mark can ask for a did-you-mean. The
-reported errors must match the marks exactly. In variants.pw each case is a base text and a
-variant text separated by a line `+++`, linked as base rules plus one variant.
+"message -- hint: hint" when the error has a hint, so a mark can ask for a did-you-mean (and
+"... -- note: note" when it has a note). `###@9 "regex"` also asks for column 9. The reported
+errors must match the marks exactly. In variants.pw each case is a base text and a variant text
+separated by a line `+++`, linked as base rules plus one variant. A case that checks cleanly is
+also loaded (its constants, decks and requirements worked out), as `pitwall check` does: load.pw
+holds the errors found then.
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ from pathlib import Path
 
 import pytest
 from pitwall.interpreter.check import check
+from pitwall.interpreter.compile import compile_program
 from pitwall.interpreter.errors import CheckErrors, PitwallError, RulesSyntaxError, render
 from pitwall.interpreter.link import link
+from pitwall.interpreter.load import module_namespace, run_module
 from pitwall.interpreter.parse import SYNTAX_EXAMPLES, parse, parser
 
 CASES = Path(__file__).parent / "check_cases"
-MARK = re.compile(r'###\s*"((?:[^"\\]|\\.)*)"')
-MINIMUM = {"syntax.pw": 9, "link.pw": 3, "variants.pw": 3, "check.pw": 20}
+MARK = re.compile(r'###(?:@(\d+))?\s*"((?:[^"\\]|\\.)*)"')
+MINIMUM = {"syntax.pw": 9, "link.pw": 3, "variants.pw": 3, "check.pw": 20, "load.pw": 6}
 
 
 def split(lines, sep):
@@ -52,10 +57,12 @@ ALL = list(load_cases())
 
 
 def run(texts: dict[str, str]) -> tuple[PitwallError | None, list[PitwallError]]:
-    """Parse, link and check; the first pass that fails reports its errors."""
+    """Parse, link, check and load; the first pass that fails reports its errors."""
     try:
         files = [parse(text, name) for name, text in texts.items()]
-        check(link(files[:1], files[1:], texts))
+        prog = link(files[:1], files[1:], texts)
+        compiled = compile_program(prog, check(prog))
+        run_module(prog, compiled, module_namespace(prog, compiled))
     except CheckErrors as e:
         return e, e.errors
     except PitwallError as e:
@@ -65,14 +72,15 @@ def run(texts: dict[str, str]) -> tuple[PitwallError | None, list[PitwallError]]
 
 @pytest.mark.parametrize("texts, first", ALL)
 def test_case(texts, first):
-    expected = [(name, n, rx) for name, text in texts.items()
-                for n, line in enumerate(text.splitlines(), 1) for rx in MARK.findall(line)]
+    expected = [(name, n, int(col) if col else None, rx) for name, text in texts.items()
+                for n, line in enumerate(text.splitlines(), 1) for col, rx in MARK.findall(line)]
     top, errors = run(texts)
     unexpected = []
     for e in errors:
         assert e.span is not None, f"error without a place: {e.message}"
-        said = f"{e.message} -- hint: {e.hint}" if e.hint else e.message
-        key = next((x for x in expected if x[:2] == (e.span.file, e.span.line) and re.search(x[2], said)), None)
+        said = e.message + (f" -- hint: {e.hint}" if e.hint else "") + (f" -- note: {e.note}" if e.note else "")
+        key = next((x for x in expected if x[:2] == (e.span.file, e.span.line) and x[2] in (None, e.span.col)
+                    and re.search(x[3], said)), None)
         if key is None:
             unexpected.append(str(e))
         else:
@@ -102,7 +110,7 @@ def test_enough_cases():
 
 
 def test_syntax_cases_cover_every_example():
-    marks = MARK.findall((CASES / "syntax.pw").read_text(encoding="utf-8"))
+    marks = [rx for _, rx in MARK.findall((CASES / "syntax.pw").read_text(encoding="utf-8"))]
     for message, _ in SYNTAX_EXAMPLES.values():
         assert any(re.search(rx, message) for rx in marks), f"no case in syntax.pw for {message!r}"
 

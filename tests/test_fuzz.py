@@ -76,8 +76,8 @@ RENAMES = KEYWORDS + DUNDERS + ["x__t1", "x__t2", "result", "option", "players",
 # Words of the rules language (docs/language.md §2): renaming them breaks the syntax, not Python.
 PW_KEYWORDS = set("""and as by card choose const decide deck desc draw elif else emit empty enum event extend false
     finish for from function game global hidden if in into let list modify move names new none not of or participant
-    pile play players prefer public refill repeat replace return rule run scenario score secret seed setting setup
-    shuffle simultaneous stop then to true variant variants when while int bool text""".split())
+    pile play players prefer public record refill repeat replace return rule run scenario score secret seed setting
+    setup shuffle simultaneous stop table then to true variant variants when while int bool text""".split())
 EXPRESSION_BEFORE = {"=", "(", ",", "in", "return", "+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "and",
                      "or", "not", "if", "then", "else", "["}
 

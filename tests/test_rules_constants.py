@@ -290,7 +290,8 @@ ALLOWED_VALUES = {0, 1, -1}  # nothing, one (a card, a point, a step), and its n
 ALLOWED_DECKS = {("why_first", "race_cards")} | {
     ("race_formula_90", name) for name in (
         "race_cards", "car_charts", "damage_discs", "robot_chits",
-        *(f"{track}_{table}" for track in ("monza", "hungaroring") for table in ("sections", "trajectories", "offtrack", "turns")))}
+        *(f"{track}_{table}" for track in ("monza", "hungaroring")
+          for table in ("sections", "trajectories", "offtrack", "turns")))}
 ALLOWED_EMITS = {("street_illegal", "phase")}
 
 

@@ -317,6 +317,11 @@ class GameDecl:
     play: str
     span: Span = _span()
     view: str | None = None  # function(player) -> list of text: what a human player sees
+    # What the workbench reads of a game (statistics, the HTML viewer), each optional:
+    rank: str | None = None  # function() -> list of players' kind: the finishing order, best first
+    leader: str | None = None  # function() -> players' kind: who leads at this moment
+    turns: str | None = None  # an int global: how many turns the game has run
+    board: str | None = None  # function() -> list of text: the board's places in order, as words
 
 
 @node

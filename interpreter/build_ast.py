@@ -107,14 +107,16 @@ class _ToAst:
     # declarations
     def game_decl(self, meta, children):
         name, title, *settings = children
-        s = dict(kind=None, lo=None, hi=None, names=(), score=None, play=None, view=None)
+        s = dict(kind=None, lo=None, hi=None, names=(), score=None, play=None, view=None,
+                 rank=None, leader=None, turns=None, board=None)
         for key, value in settings:
             s.update(value) if key == "players" else s.__setitem__(key, value)
         if s["kind"] is None or s["play"] is None:
             raise RulesSyntaxError("a game needs 'players KIND MIN to MAX' and 'play RULE'", self.sp(meta),
                                    "for example: players Player 2 to 6  play main")
         return ast.GameDecl(str(name), self.text(title), s["kind"], s["lo"], s["hi"], s["names"], s["score"],
-                            s["play"], span=self.sp(meta), view=s["view"])
+                            s["play"], span=self.sp(meta), view=s["view"], rank=s["rank"], leader=s["leader"],
+                            turns=s["turns"], board=s["board"])
 
     def game_players(self, meta, c):
         return "players", dict(kind=str(c[0]), lo=int(c[1]), hi=int(c[2]))
@@ -130,6 +132,18 @@ class _ToAst:
 
     def game_view(self, meta, c):
         return "view", str(c[0])
+
+    def game_rank(self, meta, c):
+        return "rank", str(c[0])
+
+    def game_leader(self, meta, c):
+        return "leader", str(c[0])
+
+    def game_turns(self, meta, c):
+        return "turns", str(c[0])
+
+    def game_board(self, meta, c):
+        return "board", str(c[0])
 
     def enum_decl(self, meta, c):
         members = tuple(m[0] for m in c[1:])

@@ -228,6 +228,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
             self.add(f"the rule that plays the game, {g.play!r}, must take no parameters", rule.span)
         if g.view is not None:
             self.check_view(g)
+        self.check_workbench(g)
 
     def check_view(self, g: ast.GameDecl) -> None:
         f = self.prog.functions.get(g.view)
@@ -240,6 +241,28 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
         if not ok or self.resolve_type(f.ret) not in (TEXT, list_of(TEXT)):
             self.add(f"the view {g.view!r} must take one {g.player_kind} and give text or a list of text",
                      f.span, f"function {g.view}(me: {g.player_kind}) -> list of text")
+
+    def check_workbench(self, g: ast.GameDecl) -> None:
+        """rank, leader and board: functions of no parameters of the stated types; turns: an int global."""
+        kind = T("participant", g.player_kind)
+        wanted = {"rank": (list_of(kind), f"list of {g.player_kind}"), "leader": (kind, g.player_kind),
+                  "board": (list_of(TEXT), "list of text")}
+        for setting, (ret, written) in wanted.items():
+            name = getattr(g, setting)
+            if name is None:
+                continue
+            f = self.prog.functions.get(name)
+            if f is None:
+                self.add(f"the game's {setting} {name!r} is not a function", g.span,
+                         self.suggest(name, self.prog.functions) or f"function {name}() -> {written}")
+            elif f.params or self.resolve_type(f.ret) != ret:
+                self.add(f"the game's {setting} {name!r} must take no parameters and give {written}", f.span,
+                         f"function {name}() -> {written}")
+        if g.turns is not None:
+            glob = self.prog.globals.get(g.turns)
+            if glob is None or self.resolve_type(glob.type) != INT:
+                self.add(f"the game's turns {g.turns!r} must be a global of type int", g.span,
+                         self.suggest(g.turns, self.prog.globals) or f"global {g.turns}: int = 0")
 
     def resolve_type(self, ref: ast.TypeRef) -> T:
         if ref.name in ("list", "pile"):

@@ -214,5 +214,7 @@ def check_file(path: Path, game_name: str | None = None) -> Loaded | ast.SourceF
         return build([path], [])
     if is_variant:
         return build(game.base_files(), [path], game, (path.stem,))
-    base = [b for b in game.base_files() if b.resolve() != path.resolve()]
-    return build(base + [path], [], game)
+    # In the game's own order (a constant may use constants of files read before it), the named
+    # file in its place.
+    files = [path if b.resolve() == path.resolve() else b for b in game.base_files()]
+    return build(files if path in files else files + [path], [], game)

@@ -85,5 +85,6 @@ def unmet_error(exc: Unmet, span: Span | None) -> RuleRuntimeError:
     """The error of a failing requirement: at the row behind it, or at the requirement's own line."""
     message = f"the rules require: {exc}"
     if exc.row is None:
-        return RuleRuntimeError(message, span, "a variant changed constants that this requirement relates")
+        return RuleRuntimeError(message, span, "the constants it relates do not fit it: a setting's value given "
+                                               "to this run (--set NAME=VALUE), or a variant's change")
     return RuleRuntimeError(message, exc.row, "correct the row, or the requirement if the row is right", exc.note)

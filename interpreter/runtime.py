@@ -468,6 +468,24 @@ class Game:
         """The invariants of the rules (`invariant NAME = COND "message"`) the position breaks."""
         return [inv for name, inv in self.loaded.program.invariants.items() if self.value_of(name) is not True]
 
+    # What the workbench reads of a game (`game { rank ... leader ... turns ... board ... }`),
+    # worked out apart like a view; None where the game declares nothing.
+    def ranking(self) -> list | None:
+        name = self.loaded.program.game.rank
+        return list(self.value_of(name)) if name else None
+
+    def leader(self):
+        name = self.loaded.program.game.leader
+        return self.value_of(name) if name else None
+
+    def turns(self) -> int | None:
+        name = self.loaded.program.game.turns
+        return getattr(self.state, GLOBAL_PREFIX + name) if name else None
+
+    def board(self) -> list[str] | None:
+        name = self.loaded.program.game.board
+        return list(self.value_of(name)) if name else None
+
     def view_of(self, player) -> str:
         """The rules' view for one player (`game { view NAME }`), as lines of text."""
         seen = self.spent_apart(lambda: self._view(player))

@@ -30,6 +30,7 @@ the others. Everything is seeded: the same races every run.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from itertools import chain
@@ -42,7 +43,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from pitwall.interpreter.engine import new_game, player_names
 from pitwall.interpreter.errors import PitwallError
-from pitwall.interpreter.load import load
+from pitwall.interpreter.load import find_game, load
 from pitwall.interpreter.record import record_lines
 from pitwall.interpreter.runtime import FIELD_PREFIX
 
@@ -522,3 +523,12 @@ def test_simulate_five_races():
     summary = json.loads(again.stdout)
     assert summary["games"] == 5 and summary["no_winner"] == 0
     assert sum(row["wins"] for row in summary["participants"]) == 5
+
+
+@pytest.mark.parametrize("variant", sorted(find_game(GAME).variant_files()))
+def test_every_variant_keeps_every_property(variant):
+    # Each variant of the game (found by the loader, so one added later is covered too), on both
+    # tracks, random and heuristic: every property the base game keeps.
+    for seed, (track, players, agents) in enumerate(itertools.product(TRACKS, (2, 4, 6), ("random", "heuristic"))):
+        _, _, winners, checker = run_checked(track, players, seed, agents, (variant,))
+        assert winners is not None and not checker.broken, (variant, checker.broken)

@@ -6,7 +6,8 @@ A listener checks after every single event (as in test_properties.py and test_st
   * cards: the 184 Race Cards are conserved, each in exactly one place: the deck, the discards, the
     globals on_table and drawn of movement.pw, every car's hand, frozen cards and Target Check
     (`played` only names cards already in the discards: it is no place of its own); a player in
-    the race holds exactly one Target Check once qualifying is over;
+    the race holds exactly one Target Check once qualifying is over; under the Track Cards module
+    the track's Track Cards too, the Track deck and its discard pile being two more places;
   * table: `on_table` and `drawn` are empty between turns and at every event that ends a car's
     move (a card lives there only while a move, a check or a LUCKY draw is under way);
   * chips: tyre chips stay within 0..the Car Chart's chips (0 without a chart, and for robots);
@@ -51,6 +52,7 @@ GAME = "race_formula_90"
 TRACKS = ("monza", "hungaroring")
 PLAYERS = range(2, 7)
 RACE_CARDS = 184
+TRACK_CARDS = {"monza": 34, "hungaroring": 42}  # "34 Track Cards Monza and 42 Track Cards Hungaroring"
 DISCS = 30
 PROPERTIES = ("crash", "cards", "table", "chips", "damage", "robots", "turns", "leader", "winner", "invariants",
               "places")
@@ -63,6 +65,18 @@ TABLE_CLEAR = {"turn_begins", "wins", "stands", "robot_moves", "skips", "pits", 
 
 def loaded_for(track: str, variants: tuple[str, ...] = ()):
     return load(GAME, variants, (("track", track),))
+
+
+def track_piles(game) -> list:
+    """The Track deck and its discard pile, under the Track Cards module (variants/track_cards.pw)."""
+    if "track_deck" not in game.loaded.program.globals:
+        return []
+    return [game.state.track_deck, game.state.track_discards]
+
+
+def all_cards(game) -> int:
+    """The Race Cards, and the Track Cards of the track in use under the Track Cards module."""
+    return RACE_CARDS + (TRACK_CARDS[game.loaded.consts["track"]] if track_piles(game) else 0)
 
 
 class Car(NamedTuple):
@@ -161,17 +175,18 @@ class Checker:
 
     def check_cards(self, game, cars):
         s = game.state
-        piles = [s.deck, s.discards, s.on_table, s.drawn]
+        piles = [s.deck, s.discards, s.on_table, s.drawn, *track_piles(game)]
         for c in cars:
             piles += (c.hand, c.frozen, c.target)
         cards = list(chain.from_iterable(piles))
         ids = set(map(id, cards))
+        total = all_cards(game)
         if self.cards is None:
             self.cards = ids
-            if len(cards) != RACE_CARDS or len(ids) != RACE_CARDS:
-                self.fail("cards", f"{len(cards)} Race Cards ({len(ids)} distinct) at the start")
-        elif len(cards) != RACE_CARDS or ids != self.cards:
-            self.fail("cards", f"{len(cards)} Race Cards in their places, {len(ids & self.cards)} of the 184, "
+            if len(cards) != total or len(ids) != total:
+                self.fail("cards", f"{len(cards)} cards ({len(ids)} distinct) at the start, not {total}")
+        elif len(cards) != total or ids != self.cards:
+            self.fail("cards", f"{len(cards)} cards in their places, {len(ids & self.cards)} of the {total}, "
                                f"{len(ids - self.cards)} unknown")
         if self.gridded:
             for c in cars:

@@ -281,8 +281,9 @@ ALLOWED_VALUES = {0, 1, -1}  # nothing, one (a card, a point, a step), and its n
 #     cards to find by their speed or value, a track number): its numbers are that position;
 #   * Why First?'s deck `race_cards`: the printed cards (value, white number), data that a player
 #     who owns the game edits row by row (see the top of its cards.pw);
-#   * Race! Formula 90's data tables (cards.pw, charts.pw, robots.pw, monza.pw, hungaroring.pw):
-#     reconstructed components and boards, edited row by row by an owner of the real game;
+#   * Race! Formula 90's data tables (cards.pw, charts.pw, robots.pw, monza.pw, hungaroring.pw,
+#     monza_track_cards.pw, hungaroring_track_cards.pw): reconstructed components and boards,
+#     edited row by row by an owner of the real game;
 #   * the first argument of Street Illegal's `emit phase(N, ...)`: the names of the rulebook's
 #     three phases ("PHASE 2: DRIVING"), labels rather than quantities.
 # Player counts of `game` and `variant` declarations and deck copy counts (`3 * (v, s)`) are part
@@ -291,7 +292,7 @@ ALLOWED_DECKS = {("why_first", "race_cards")} | {
     ("race_formula_90", name) for name in (
         "race_cards", "car_charts", "damage_discs", "robot_chits",
         *(f"{track}_{table}" for track in ("monza", "hungaroring")
-          for table in ("sections", "trajectories", "offtrack", "turns")))}
+          for table in ("sections", "trajectories", "offtrack", "turns", "track_cards")))}
 ALLOWED_EMITS = {("street_illegal", "phase")}
 
 

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import signal
-import sys
-import time
 from pathlib import Path
 
 import click
 
 from . import __version__
 from .interpreter.errors import PitwallError, ReaderStopped, render
-from .interpreter.limits import GAMES_MAX, INT_DIGITS_MAX, SEED_MAX
+from .interpreter.limits import INT_DIGITS_MAX, SEED_MAX
 
 
 class UserError(click.ClickException):
@@ -86,7 +83,8 @@ class Whole(click.ParamType):
 
 def variant_option(fn):
     return click.option("--variant", "-v", "variants", multiple=True, metavar="NAME",
-                        help="Apply a variant (repeatable; applied in order).")(fn)
+                        help="Apply a variant (repeatable; applied in order). NAME=VALUE replaces one constant, "
+                             "as the variant 'replace const NAME = VALUE' would.")(fn)
 
 
 # Commands that take a game's settings also read each one as an option of its own, `--NAME VALUE`
@@ -132,37 +130,6 @@ def _setting_options(args: list[str]) -> list[tuple[str, str]]:
         i += 1
     return out
 
-
-def many_games_options(fn):
-    """The options simulate and compare share: who plays, how many games, on what seeds."""
-    for option in reversed([
-        click.option("--players", "-p", type=Whole(1, 99), help="Number of players."),
-        click.option("--games", "-n", "count", type=Whole(1, GAMES_MAX), default=1000, show_default=True,
-                     help=f"Games to play (game i on seed S+i), at most {GAMES_MAX}."),
-        click.option("--jobs", "-j", type=Whole(1), default=1, show_default=True, help="Worker processes."),
-        seed_option,
-        click.option("--agent", "-a", "agents", multiple=True, metavar="[SEAT=]AGENT",
-                     help="As for play; default random."),
-        click.option("--events", "count_events", is_flag=True,
-                     help="Also count each event of the rules: how often it is told per game."),
-    ]):
-        fn = option(fn)
-    return fn
-
-
-def _play_many(loaded, names, agents, count, seed, jobs, command, count_events=False):
-    """Outcomes of `count` games on seeds seed.., with a progress bar on a terminal."""
-    from .interpreter.engine import agent_names
-    from .interpreter.simulate import simulate as run
-
-    if seed + count - 1 > SEED_MAX:
-        raise click.BadParameter(f"{count} games from seed {seed} would play seeds past {SEED_MAX}, the largest",
-                                 param_hint="--seed")
-    seats = agent_names(list(agents), len(names), "random")
-    if "human" in seats:
-        raise click.UsageError(f"{command} plays without people; choose random, first or heuristic agents")
-    return seats, _with_progress(count, lambda tick: run(loaded.game.ref, loaded.variants, names, seats, count,
-                                                         seed, jobs, tick, loaded.settings, count_events))
 
 
 def seed_option(fn):
@@ -553,8 +520,10 @@ def _tell_who_plays_on(rec, seats: list[str]) -> None:
 @click.option("--rules-changed", is_flag=True,
               help="Replay under the rules as they are now, though they changed, and show the first line that "
                    "differs.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print JSON Lines instead: each decision with its options and the public state, each event.")
 @guarded
-def replay(record, step, decisions, rules_changed):
+def replay(record, step, decisions, rules_changed, as_json):
     """Re-run a game record, verify every line, and narrate it.
 
     Each decision is also checked against the agent the record names for its seat (first,
@@ -568,10 +537,15 @@ def replay(record, step, decisions, rules_changed):
     shows the recorded and the new line. Exit status: 0 if nothing differs, 1 if a line
     differs, 2 for an error (a bad record, rules that do not load).
 
+    With --json, one JSON object a line, for tools: each decision (who, its options, the
+    choice, the public state before it), each event (name, text, arguments), then the result
+    with the final state; the keys are in docs/viewer.md.
+
     \b
     Example:
         pitwall replay game.jsonl --step
         pitwall replay game.jsonl --rules-changed
+        pitwall replay game.jsonl --json
     """
     from .interpreter.record import read, text_of, unchecked_seats
     from .interpreter.record import replay as run_replay
@@ -586,9 +560,14 @@ def replay(record, step, decisions, rules_changed):
             if step and "event" in line:
                 _wait_for_reader()
 
+    if as_json and (step or rules_changed):
+        raise click.UsageError("--json prints the whole replay: it goes with neither --step nor --rules-changed")
     rec = read(record, warn=lambda note: _say(note.render()))
     if rules_changed:
         _replay_changed(rec, tell, told)
+        return
+    if as_json:
+        _replay_json(rec)
         return
     try:
         run_replay(rec, tell)
@@ -598,6 +577,50 @@ def replay(record, step, decisions, rules_changed):
     people = unchecked_seats(rec.header, list(rec.header.agents))
     anyone = "".join(f"; {rec.header.players[i]} (human) could pick anything" for i in people)
     _say(f"Replay matches the record ({record}){anyone}")
+
+
+def _replay_json(rec) -> None:
+    """replay --json: a line per step as it is checked, so a divergence ends the output there."""
+    from .interpreter.record import dumps_line
+    from .interpreter.viewer import step_json, watch
+
+    watch(rec, lambda step: click.echo(dumps_line(step_json(step))), event_states=False)
+    _say(f"Replay matches the record ({rec.path})")
+
+
+@cli.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="The HTML file to write (default: the record's name with .html).")
+@guarded
+def view(record, output):
+    """Write a game record as one HTML page to step through in a browser.
+
+    The record is replayed and checked as by `pitwall replay`; the page holds the narration, a
+    step slider, a list of decisions to jump to, and at each step the board as the rules draw it
+    and every participant's public fields (secret and hidden ones only as counts). The page is
+    one file: no network, no server. A game stopped part-way is shown up to its last line.
+
+    \b
+    Example:
+        pitwall view game.jsonl -o game.html
+    """
+    from .interpreter.record import read
+    from .interpreter.viewer import html_page, watch
+
+    rec = read(record, warn=lambda note: _say(note.render()))
+    if not rec.body:
+        raise rec.error(1, "the record holds no line of the game yet: there is nothing to show",
+                        hint=f"pitwall resume {record} plays it on")
+    steps: list = []
+    game = watch(rec, steps.append, partial=True)
+    out = output or record.with_suffix(".html")
+    try:
+        out.write_text(html_page(rec, game, steps), encoding="utf-8")
+    except OSError as e:
+        raise click.BadParameter(f"cannot write {str(out)!r}: {e.strerror}", param_hint="--output") from None
+    part = "" if rec.finished else " (a game stopped part-way: up to its last line)"
+    _say(f"Wrote {out}: {len(steps)} steps{part}, {out.stat().st_size // 1024} KB")
 
 
 def _replay_changed(rec, tell, told: list[int]) -> None:
@@ -673,145 +696,9 @@ def scenario(file, decisions):
     narrate(file, decisions, click.echo)
 
 
-@cli.command(short_help='Simulate many games and summarise the results.', context_settings=WITH_SETTINGS)
-@click.argument("game")
-@variant_option
-@many_games_options
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@settings_option
-@guarded
-def simulate(ctx, game, variants, players, count, jobs, seed, agents, count_events, as_json, sets):
-    """Simulate many games (game i uses seed S+i) and summarise the results.
 
-    \b
-    Example:
-        pitwall simulate GAME --players 4 --games 10000 --jobs 2
-        pitwall simulate GAME -v VARIANT -p 4 -n 2000 --json
-    """
-    from .interpreter.simulate import summarize
-
-    loaded, names_ = _setup(game, variants, players, None, _settings(sets, ctx.args))
-    start = time.perf_counter()
-    seats, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "simulate", count_events)
-    elapsed = time.perf_counter() - start
-    summary = summarize(outcomes, names_, loaded.compiled.events if count_events else ())
-    summary.update(game=loaded.program.game.name, variants=list(loaded.variants), seed=seed, agents=seats,
-                   settings=dict(loaded.settings))
-    if as_json:
-        click.echo(json.dumps(summary, indent=2))
-        return
-    _print_summary(summary, elapsed)
-
-
-@cli.command(short_help='Simulate variants on the same seeds, side by side.', context_settings=WITH_SETTINGS)
-@click.argument("game")
-@variant_option
-@click.option("--with", "alternatives", multiple=True, required=True, metavar="V[+V2...]",
-              help="Variants to compare with the baseline (repeatable; join several with '+').")
-@many_games_options
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-@settings_option
-@guarded
-def compare(ctx, game, variants, alternatives, players, count, jobs, seed, agents, count_events, as_json, sets):
-    """Simulate the baseline and each alternative on the same seeds, side by side.
-
-    The baseline is GAME with its --variant options; each --with adds variants to it.
-
-    \b
-    Example:
-        pitwall compare GAME --with VARIANT -p 4 -n 5000 --jobs 2
-        pitwall compare GAME -v VARIANT --with OTHER --with OTHER+THIRD
-    """
-    from .interpreter.simulate import summarize
-
-    settings = _settings(sets, ctx.args)
-    configs = [tuple(variants)] + [tuple(variants) + tuple(a.split("+")) for a in alternatives]
-    summaries = []
-    for config in configs:
-        loaded, names_ = _setup(game, config, players, None, settings)
-        _, outcomes = _play_many(loaded, names_, agents, count, seed, jobs, "compare", count_events)
-        summary = summarize(outcomes, names_, loaded.compiled.events if count_events else ())
-        summary.update(variants=list(loaded.variants), label=" + ".join(Path(v).stem for v in config) or "base game")
-        summaries.append(summary)
-    if as_json:
-        click.echo(json.dumps({"games": count, "seed": seed, "configs": summaries}, indent=2))
-        return
-    _print_comparison(summaries, count, seed)
-
-
-def _print_comparison(summaries: list[dict], count: int, seed: int) -> None:
-    """One column per configuration (like the events table); per participant its win rate and
-    mean score. Few configurations and many participants: this way it fits a terminal."""
-    from rich.console import Console
-    from rich.table import Table
-
-    names: list[str] = []
-    for s in summaries:
-        names += [r["name"] for r in s["participants"] if r["name"] not in names]
-    table = Table(title=f"{count} games each, seeds {seed} to {seed + count - 1}: win rate ±95% / mean score")
-    table.add_column("participant")
-    for s in summaries:
-        table.add_column(s["label"], justify="right")
-    by_config = [{r["name"]: r for r in s["participants"]} for s in summaries]
-    for n in names:
-        table.add_row(n, *(f"{_win_rate(rows[n])} / {rows[n].get('mean_score', 0):.2f}" if n in rows else "-"
-                           for rows in by_config))
-    Console().print(table)
-    _print_events(summaries)
-
-
-def _print_events(summaries: list[dict]) -> None:
-    """With --events: how often each event is told per game, one column per configuration."""
-    from rich.console import Console
-    from rich.table import Table
-
-    if not any("events_per_game" in s for s in summaries):
-        return
-    events: list[str] = []
-    for s in summaries:
-        events += [e for e in s.get("events_per_game", {}) if e not in events]
-    table = Table(title="events told per game")
-    table.add_column("event")
-    for s in summaries:
-        table.add_column(s.get("label", "mean"), justify="right")
-    for e in events:
-        # "-": the configuration does not have the event at all (a variant adds it)
-        table.add_row(e, *(f"{s['events_per_game'][e]:.2f}" if e in s.get("events_per_game", {}) else "-"
-                           for s in summaries))
-    Console().print(table)
-
-
-def _win_rate(row: dict) -> str:
-    return f"{100 * row['win_rate']:.1f}% ±{100 * row['win_rate_ci95']:.1f}"
-
-
-def _with_progress(total, work):
-    if not sys.stderr.isatty():
-        return work(None)
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("simulating", total=total)
-        return work(lambda k: bar.advance(task, k))
-
-
-def _print_summary(summary: dict, elapsed: float) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    variants = ", ".join(summary["variants"]) or "base game"
-    table = Table(title=f"{summary['game']} ({variants}): {summary['games']} games, seed {summary['seed']}")
-    for col in ("participant", "agent", "wins", "shared", "win rate", "mean score"):
-        table.add_column(col, justify="left" if col in ("participant", "agent") else "right")
-    agents = dict(zip((r["name"] for r in summary["participants"] if r["player"]), summary["agents"]))
-    for r in summary["participants"]:
-        table.add_row(r["name"], agents.get(r["name"], "rules"), str(r["wins"]), str(r["shared_wins"]),
-                      _win_rate(r), f"{r['mean_score']:.2f} ±{r['mean_score_ci95']:.2f}" if "mean_score" in r else "-")
-    Console().print(table)
-    _print_events([summary])
-    click.echo("± : half-width of the 95% confidence interval", err=True)
-    click.echo(f"{summary['games'] / elapsed:.0f} games/s", err=True)
+# The commands that play many games live in cli_many.py; importing it registers them.
+from . import cli_many  # noqa: E402,F401
 
 
 def main():

@@ -17,6 +17,7 @@ from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError, read_text
 from .limits import LOAD_BUDGET
 from .link import Program, apply_settings, link
+from .overrides import is_override, override_variant, refuse_settings
 from .parse import parse_file
 from .requires import Unmet, unmet, unmet_error
 from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered, rules_span
@@ -162,7 +163,14 @@ def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, s
     available = game.variant_files()
     paths = []
     names = []
+    overrides = []
     for v in variants:
+        if is_override(v):  # NAME=VALUE: a constant replaced, as a one-line variant would
+            path, given = override_variant(v)
+            paths.append(path)
+            names.append(given)
+            overrides.append(given)
+            continue
         if v.endswith(EXT):  # a variant file of one's own, not (yet) in the game's folder
             path = Path(v).expanduser().resolve()
             if not path.is_file():
@@ -179,7 +187,9 @@ def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, s
     twice = next((v for v, p in zip(variants, paths) if paths.count(p) > 1), None)
     if twice is not None:
         raise PitwallError(f"variant {twice!r} is given twice", hint="apply each variant once")
-    return build(game.base_files(), paths, game, tuple(names), settings=settings)
+    loaded = build(game.base_files(), paths, game, tuple(names), settings=settings)
+    refuse_settings(loaded.program, overrides)
+    return loaded
 
 
 def game_of_file(path: Path) -> GameDir | None:

@@ -27,6 +27,7 @@ from .agents import AGENTS, Agent, Scripted, Seated
 from .errors import PitwallError
 from .limits import STEP_BUDGET
 from .load import EXT, GAMES, GameDir, Loaded, ParsedPath, build, canonical, find_game, load
+from .overrides import is_override, override_variant
 from .parse import parse
 from .record_read import (
     DECISION_KEYS,
@@ -477,6 +478,8 @@ def _loaded(record: Record) -> Loaded:
 
 def _variant_file(game: GameDir, name: str, i: int) -> Path:
     """A variant named as load names it: a file of one's own by its path, else by its name."""
+    if is_override(name):  # NAME=VALUE: made again from its name
+        return override_variant(name)[0]
     if name.endswith(EXT):
         path = Path(name).expanduser().resolve()
         if path.is_file():

@@ -3,59 +3,149 @@
 
 from __future__ import annotations
 
-import math
 import os
-from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 import attrs
 
-from .engine import new_game
+from .engine import seat_agents
 from .errors import PitwallError
 from .load import load
-from .runtime import field_of
+from .runtime import GLOBAL_PREFIX, Game, field_of
 
 
 @attrs.frozen
 class Outcome:
+    """What one simulated game tells the statistics (stats.py)."""
+
     seed: int
     winners: tuple[str, ...]
     scores: tuple[tuple[str, int], ...]  # (participant, score), players and automatic ones alike
-    events: tuple[tuple[str, int], ...] = ()  # (event, how often it was told), when counted
+    events: tuple[tuple[str, int], ...] = ()  # with count_events: every declared event and how often it was told
+    decisions: int = 0  # decisions made (forced ones too: a record's decision lines)
+    told: int = 0  # events told, all of them (a record's event lines)
+    turns: int | None = None  # the game's `turns` at the end; None where the game declares none
+    ranking: tuple[str, ...] = ()  # finishing order, best first (see finishing_order)
+    margin: int | None = None  # the best winner's score minus the best other's; None without scores to compare
+    lead_changes: int | None = None  # how often the `leader` changed hands; None where the game declares none
 
 
 def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: list[str], seeds: range,
               progress: Callable[[int], None] | None = None,
               settings: tuple[tuple[str, str], ...] = (), count_events: bool = False) -> list[Outcome]:
     loaded = load(game, variants, settings)
-    score = loaded.program.game.score
-    names = loaded.compiled.events
     out = []
     for seed in seeds:
-        counts: Counter[int] = Counter()
-        # Events are worked out only when someone listens: counting them costs time, so only on request.
-        listener = (lambda entry, c=counts: entry[0] == "e" and c.update((entry[1],))) if count_events else None
-        g, _ = new_game(loaded, players, agents, seed, record=False, listener=listener)
+        made, auto = seat_agents(agents, seed)
+        g = Tallied(loaded, players, made, seed, auto)
         try:
-            winners = g.run()
+            out.append(g.outcome(g.run(), count_events))
         except PitwallError as e:  # say which game failed, so it can be played again alone
             again = f"it happened in the game of seed {seed}; this plays it again:\n  " + reproduce(
                 game, variants, players, agents, seed, settings)
             e.hint = f"{e.hint}\n{again}" if e.hint else again
             raise
-        scores = tuple((p.name, field_of(p, score)) for p in g.by_name.values() if score in p._fields) if score else ()
-        events = tuple((names[i], k) for i, k in sorted(counts.items()))
-        out.append(Outcome(seed, tuple(w.name for w in winners), scores, events))
         if progress:
             progress(1)
     return out
 
 
+def _unheard(entry) -> None:
+    """The listener that makes a Tallied game tell its events: never called, as tell only counts."""
+
+
+class Tallied(Game):
+    """A game that counts its decisions and events and watches the leader, for the statistics.
+    No event's values are worked out (nobody reads them), so it plays as fast as a game nobody
+    listens to, and exactly as it: the counting touches neither the generator nor the budget.
+
+    The leader is asked each time the game's `turns` value changes, and at the end (at every
+    decision where the game declares no turns): asking at every decision made a fast game
+    several times slower, and a lead held for a moment within a turn is no lead change to a reader."""
+
+    def __init__(self, loaded, players: list[str], agents: list, seed: int, auto_agent):
+        decl = loaded.program.game
+        self.decisions = 0
+        self.tally = [0] * len(loaded.compiled.events)
+        self.watching = decl.leader is not None
+        self.turn_key = GLOBAL_PREFIX + decl.turns if decl.turns else None
+        self.turn_seen = self  # no turn value is the game itself: the first decision always asks
+        self.leading = None
+        self.lead_changes = 0
+        super().__init__(loaded, players, agents, seed, record=False, listener=_unheard, auto_agent=auto_agent)
+        self.globals = self.state.__dict__  # the rules' globals, read at each decision
+
+    def tell(self, event: int, values) -> None:
+        self.tally[event] += 1
+
+    def choose(self, by, name: str, options, prompt, prefer, sid: int):
+        self.decisions += 1
+        if self.watching:
+            turn = self.globals.get(self.turn_key, self.decisions)  # no turns declared: each decision is one
+            if turn != self.turn_seen:
+                self.turn_seen = turn
+                self.see_leader()
+        return Game.choose(self, by, name, options, prompt, prefer, sid)
+
+    def see_leader(self) -> None:
+        now = self.asking("leader", self.leader)
+        if now is None:  # nobody leads yet (before the start)
+            return
+        if self.leading is not None and now is not self.leading:
+            self.lead_changes += 1
+        self.leading = now
+
+    def outcome(self, winners: list, count_events: bool) -> Outcome:
+        if self.watching:
+            self.see_leader()
+        score = self.loaded.program.game.score
+        scored = {p.name: field_of(p, score) for p in self.by_name.values() if score in p._fields} if score else {}
+        names = tuple(w.name for w in winners)
+        ranked = self.asking("rank", self.ranking)
+        ranking = tuple(p.name for p in ranked) if ranked is not None else self.fallback_ranking(names, scored)
+        events = tuple(zip(self.loaded.compiled.events, self.tally)) if count_events else ()
+        return Outcome(self.seed, names, tuple(scored.items()), events, self.decisions, sum(self.tally),
+                       self.turns(), ranking, margin(names, ranking, scored),
+                       self.lead_changes if self.watching else None)
+
+    def asking(self, what: str, ask):
+        """What the game declares for the statistics, asked: a failure there is the rules', but
+        `pitwall play` never asks it, so the error says who did."""
+        try:
+            return ask()
+        except PitwallError as e:
+            note = f"the statistics asked the game's `{what}` function (game {{ {what} ... }}) when it failed"
+            e.hint = f"{e.hint}\n{note}" if e.hint else note
+            raise
+
+    def fallback_ranking(self, winners: tuple[str, ...], scored: dict[str, int]) -> tuple[str, ...]:
+        """Where the game declares no `rank`: the winners, then the other players and scored
+        participants by score, best first, then by seat (the order they entered the game)."""
+        order = list(self.by_name)
+        rest = [n for n in order if n not in winners and (n in scored or self.by_name[n].is_player)]
+        rest.sort(key=lambda n: -scored.get(n, 0))  # stable: equal scores keep the seat order
+        return winners + tuple(rest)
+
+
+def margin(winners: tuple[str, ...], ranking: tuple[str, ...], scored: dict[str, int]) -> int | None:
+    """The best-ranked winner's score minus the best-ranked other's: negative where the rules let
+    a lower score win. None where either has no score."""
+    won = next((n for n in ranking if n in winners and n in scored), None)
+    if won is None:
+        won = next((n for n in winners if n in scored), None)
+    other = next((n for n in ranking if n not in winners and n in scored), None)
+    if won is None or other is None:
+        return None
+    return scored[won] - scored[other]
+
+
 def reproduce(game: str, variants, players: list[str], agents: list[str], seed: int, settings=()) -> str:
     """The whole command that plays one game of a simulation again: variants, players, agents,
     settings and seed, so that nothing is left to guess."""
-    words = ["pitwall", "play", _quote(game.replace("_", "-")), "--players", str(len(players))]
+    # a shipped game by its command-line name; a game of one's own by its path, as given
+    named = "/" not in game and "\\" not in game and not game.endswith(".pw")
+    words = ["pitwall", "play", _quote(game.replace("_", "-") if named else game), "--players", str(len(players))]
     words += ["--names", _quote(",".join(players))]
     for v in variants:
         words += ["-v", _quote(v)]
@@ -80,64 +170,28 @@ def _chunk(args):
     return play_many(*head, None, settings, count_events)
 
 
+def chunks(seed: int, games: int, jobs: int) -> list[range]:
+    """Seeds in runs of at most 500, about four per worker: even work, little overhead per run."""
+    size = max(1, min(500, games // (jobs * 4) or 1))
+    return [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
+
+
 def simulate(game: str, variants: tuple[str, ...], players: list[str], agents: list[str], games: int, seed: int,
              jobs: int = 1, progress: Callable[[int], None] | None = None,
-             settings: tuple[tuple[str, str], ...] = (), count_events: bool = False) -> list[Outcome]:
+             settings: tuple[tuple[str, str], ...] = (), count_events: bool = False,
+             cluster: str | None = None) -> list[Outcome]:
+    work = lambda seeds: (game, variants, players, agents, seeds, settings, count_events)  # what _chunk takes
+    if cluster:  # a Dask scheduler's address: its workers play the chunks instead of local processes
+        from .cluster import run_on_cluster
+
+        return run_on_cluster(cluster, _chunk, work, seed, games, (game, variants, settings), progress)
     if jobs <= 1:
         return play_many(game, variants, players, agents, range(seed, seed + games), progress, settings, count_events)
     jobs = min(jobs, os.cpu_count() or 1, games) or 1
-    size = max(1, min(500, games // (jobs * 4) or 1))
-    chunks = [range(s, min(s + size, seed + games)) for s in range(seed, seed + games, size)]
     out: list[Outcome] = []
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(_chunk, [(game, variants, players, agents, c, settings, count_events) for c in chunks]):
+        for part in pool.map(_chunk, [work(c) for c in chunks(seed, games, jobs)]):
             out.extend(part)
             if progress:
                 progress(len(part))
     return out
-
-
-Z95 = 1.96  # a normal 95% interval: how far a figure may move on other seeds
-
-
-def _wilson_half_width(rate: float, n: int) -> float:
-    """Half the width of the Wilson 95% interval of a rate: unlike rate +- Z*sd it is not 0 for a
-    participant that never (or always) won, which would claim a certainty a few games cannot give."""
-    if n == 0:
-        return 0.0
-    return Z95 / (1 + Z95 * Z95 / n) * math.sqrt(rate * (1 - rate) / n + Z95 * Z95 / (4 * n * n))
-
-
-def summarize(outcomes: list[Outcome], players: list[str], events: tuple[str, ...] = ()) -> dict:
-    """Per participant (players, then automatic ones that won): wins, shared wins, win rate and
-    mean score, each with the half-width of its 95% confidence interval, so a designer can tell a
-    real difference between variants from the noise of a few hundred games. With `events` (the
-    declared events, when they were counted), every one of them is listed, 0 if never told: an
-    event that never happens points at a rule that never fires."""
-    n = len(outcomes)
-    all_names = list(players)
-    for o in outcomes:
-        all_names += [w for w in o.winners if w not in all_names]
-    scores: dict[str, list[int]] = {}
-    for o in outcomes:
-        for name, score in o.scores:
-            scores.setdefault(name, []).append(score)
-    rows = []
-    for name in all_names:
-        wins = sum(1 for o in outcomes if o.winners == (name,))
-        shared = sum(1 for o in outcomes if name in o.winners and len(o.winners) > 1)
-        rate = (wins + shared) / n if n else 0.0
-        row = {"name": name, "player": name in players, "wins": wins, "shared_wins": shared,
-               "win_rate": round(rate, 4), "win_rate_ci95": round(_wilson_half_width(rate, n), 4)}
-        if name in scores:
-            mean = sum(scores[name]) / n
-            sd = math.sqrt(sum((x - mean) ** 2 for x in scores[name]) / (n - 1)) if n > 1 else 0.0
-            row.update(mean_score=round(mean, 3), mean_score_ci95=round(Z95 * sd / math.sqrt(n), 3))
-        rows.append(row)
-    summary = {"games": n, "participants": rows, "no_winner": sum(1 for o in outcomes if not o.winners)}
-    told: Counter[str] = Counter({name: 0 for name in events})
-    for o in outcomes:
-        told.update(dict(o.events))
-    if told:
-        summary["events_per_game"] = {name: round(k / n, 3) for name, k in told.most_common()}
-    return summary

@@ -172,13 +172,13 @@ def test_simulate_serial_and_parallel_agree():
     assert serial.exit_code == 0 and parallel.exit_code == 0
     a, b = json.loads(serial.stdout), json.loads(parallel.stdout)
     assert a == b and a["games"] == 60
-    assert sum(r["wins"] for r in a["participants"]) > 0
+    assert sum(r["sole_wins"] for r in a["participants"]) > 0
 
 
 def test_simulate_table():
     r = invoke("simulate", "why-first", "-v", "tactical", "-p", 3, "-n", 20)
     assert r.exit_code == 0
-    assert "why_first (tactical): 20 games" in r.stdout and "win rate" in r.stdout
+    assert "why_first (tactical): 20 games" in r.stdout and "sole win rate" in r.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -330,8 +330,8 @@ def test_simulate_with_settings(settings_game):
     assert r.exit_code == 0, r.output
     summary = json.loads(r.output)
     assert summary["settings"] == {"rounds": "4"}
-    assert {row["name"]: row["mean_score"] for row in summary["participants"]} == {"Player 1": 10.0,
-                                                                                  "Player 2": 10.0}
+    assert {row["name"]: row["score"]["mean"] for row in summary["participants"]} == {"Player 1": 10.0,
+                                                                                     "Player 2": 10.0}
 
 
 def test_a_variant_narrows_the_player_count(settings_game):
@@ -375,10 +375,11 @@ def test_compare_runs_each_configuration_on_the_same_seeds():
     r = invoke("compare", "why-first", "-p", "3", "-n", "30", "--with", "tactical",
                "--with", "tactical+all_together_score", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
-    assert [c["label"] for c in out["configs"]] == ["base game", "tactical", "tactical + all_together_score"]
+    out = json.loads(r.output)  # several --with: a Comparison with the base for each
+    assert [c["with"]["variants"] for c in out] == [["tactical"], ["tactical", "all_together_score"]]
     alone = json.loads(invoke("simulate", "why-first", "-p", "3", "-n", "30", "-v", "tactical", "--json").output)
-    assert out["configs"][1]["participants"] == alone["participants"]
+    assert out[0]["with"]["participants"] == alone["participants"]
+    assert out[0]["base"] == out[1]["base"]
     table = invoke("compare", "why-first", "-p", "3", "-n", "10", "--with", "tactical")
     assert table.exit_code == 0 and "base game" in table.output and "Anne" in table.output
 
@@ -427,13 +428,16 @@ def test_simulate_gives_confidence_intervals_that_shrink_with_more_games():
         assert r.exit_code == 0, r.output
         return json.loads(r.stdout)["participants"]
 
+    def half(figure):
+        return (figure["hi"] - figure["lo"]) / 2
+
     few, many = rows(40), rows(400)
     for a, b in zip(few, many):
-        assert 0 < b["win_rate_ci95"] < a["win_rate_ci95"] <= 0.5
-        assert 0 < b["mean_score_ci95"] < a["mean_score_ci95"]
+        assert 0 < half(b["sole_win_rate"]) < half(a["sole_win_rate"]) <= 0.5
+        assert 0 < half(b["score"]) < half(a["score"])
     # Wilson: about 1.96 * sqrt(p(1-p)/n) away from 0 and 1
-    p = many[0]["win_rate"]
-    assert abs(many[0]["win_rate_ci95"] - 1.96 * (p * (1 - p) / 400) ** 0.5) < 0.01
+    p = many[0]["sole_win_rate"]["value"]
+    assert abs(half(many[0]["sole_win_rate"]) - 1.96 * (p * (1 - p) / 400) ** 0.5) < 0.01
 
 
 FORCED_GAME = """game forced "Forced" { players P 1 to 1  play main }
@@ -463,9 +467,9 @@ def test_simulate_counts_events_per_game_on_request_serial_and_parallel_alike():
         return json.loads(r.stdout)
 
     plain, serial, parallel = run(), run("--events"), run("--events", "--jobs", 2)
-    assert "events_per_game" not in plain
-    per_game = serial["events_per_game"]
-    assert per_game == parallel["events_per_game"]
+    assert plain["events"] == {}
+    per_game = {name: s["mean"] for name, s in serial["events"].items()}
+    assert serial["events"] == parallel["events"]
     assert per_game["stage_begins"] == 5 and per_game["round_begins"] == 25  # 5 stages of 5 card rounds
     assert 0 < per_game["moves"]
     assert per_game["leo_flips"] == 0  # declared, never told: Leo plays only in the 2-player game

@@ -85,9 +85,12 @@ def test_leo_plays_only_in_the_two_player_game():
 
 def test_heuristic_agent_beats_random_players():
     # Deterministic (fixed seeds): the preferences in heuristics.pw must be worth something.
-    from pitwall.interpreter.simulate import simulate, summarize
+    from pitwall.interpreter.simulate import simulate
+    from pitwall.interpreter.stats import summarize
 
     names = ["Anne", "Ben", "Chris", "Dana"]
     outcomes = simulate("why_first", (), names, ["heuristic", "random", "random", "random"], 300, 1)
-    rates = {r["name"]: r["win_rate"] for r in summarize(outcomes, names)["participants"]}
+    summary = summarize(outcomes, game="why_first", variants=(), settings={}, seed=1, players=names,
+                        agents=["heuristic", "random", "random", "random"])
+    rates = {r["name"]: r["sole_win_rate"]["value"] + r["shared_win_rate"]["value"] for r in summary["participants"]}
     assert rates["Anne"] > max(rates["Ben"], rates["Chris"], rates["Dana"])

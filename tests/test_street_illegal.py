@@ -274,11 +274,16 @@ def test_same_seed_same_record(seed, combo, players, heuristic):
 
 # ---------------------------------------------------------------- the heuristic agent
 def rates_and_scores(players, agents, games, seed=1):
-    from pitwall.interpreter.simulate import simulate, summarize
+    from pitwall.interpreter.simulate import simulate
+    from pitwall.interpreter.stats import summarize
 
     names = player_names(load(GAME), players)
-    rows = summarize(simulate(GAME, (), names, agents, games, seed), names)["participants"]
-    return {r["name"]: (r["win_rate"], r["mean_score"]) for r in rows}, names
+    outcomes = simulate(GAME, (), names, agents, games, seed)
+    rows = summarize(outcomes, game=GAME, variants=(), settings={}, seed=seed, players=names,
+                     agents=agents)["participants"]
+    # a win, alone or shared
+    return {r["name"]: (r["sole_win_rate"]["value"] + r["shared_win_rate"]["value"], r["score"]["mean"])
+            for r in rows}, names
 
 
 def test_heuristic_agent_beats_random_players():

@@ -236,13 +236,19 @@ def replay(source: Path | Record, listener: Callable[[dict], None] | None = None
     agent = Scripted(decisions, str(record.path), fallback, check=seated,
                      mismatch_hint=_mismatch_hint(record, agents))
     check = _Check(record, loaded, listener, on_new if play_on is not None else None)
-    players = list(record.header.players)
-    # the budget play gave the game (engine.new_game): a game the budget stopped stops here too
-    game = Game(loaded, players, [agent] * len(players), record.header.seed, listener=check.line,
-                auto_agent=agent, budget=STEP_BUDGET)
+    game = checked_game(record, loaded, agent, check)
     game.run()
     check.result(game)
     return game
+
+
+def checked_game(record: Record, loaded, agent, check: _Check) -> Game:
+    """The record's game, every seat (and every participant made with `new`) answered by `agent`,
+    each line it tells checked by `check`; with the budget play gave it (engine.new_game), so a game
+    the budget stopped stops here too."""
+    players = list(record.header.players)
+    return Game(loaded, players, [agent] * len(players), record.header.seed, listener=check.line,
+                auto_agent=agent, budget=STEP_BUDGET)
 
 
 def _seated(record: Record, agents: list[str]) -> Seated:
@@ -289,10 +295,16 @@ class _Check:
                                   else f"it records {got['by']}'s {got['decision']!r}")
             self.on_new(got)
             return
-        if not _same(body[i], got):
+        self._against(i, got, "here")
+
+    def _against(self, i: int, got: dict, where: str) -> None:
+        """Line i of the record's body against the line the game told: the same goes to the
+        listener; another is a difference (with --rules-changed) or the divergence."""
+        expected = self.record.body[i]
+        if not _same(expected, got):
             if self.changed:
-                raise _Differs(Difference(i + 2, body[i], got))
-            raise _divergence(self.record, i + 2, body[i], got, "here")
+                raise _Differs(Difference(i + 2, expected, got))
+            raise _divergence(self.record, i + 2, expected, got, where)
         if self.listener:
             self.listener(got)
 
@@ -306,12 +318,7 @@ class _Check:
             if self.changed:
                 raise _Differs(Difference(i + 2, None, got))
             raise _ends_early(self.record, "it ends with its result")
-        if not _same(body[i], got):
-            if self.changed:
-                raise _Differs(Difference(i + 2, body[i], got))
-            raise _divergence(self.record, i + 2, body[i], got, "at the result")
-        if self.listener:
-            self.listener(got)
+        self._against(i, got, "at the result")
 
 
 def _same(a, b) -> bool:
@@ -394,9 +401,7 @@ def replay_changed(record: Record, listener: Callable[[dict], None] | None = Non
     loaded = rules_of(record, same_rules=False)
     check = _Check(record, loaded, listener, None, changed=True)
     agent = _Follow(check)
-    players = list(record.header.players)
-    game = Game(loaded, players, [agent] * len(players), record.header.seed, listener=check.line,
-                auto_agent=agent, budget=STEP_BUDGET)
+    game = checked_game(record, loaded, agent, check)
     try:
         game.run()
         check.result(game)

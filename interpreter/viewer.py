@@ -20,7 +20,19 @@ import attrs
 
 from .agents import Agent, Scripted
 from .limits import STEP_BUDGET
-from .record import Record, _Check, _Ended, _mismatch_hint, _Place, _same, _seated, jsonable, rules_of, text_of
+from .record import (
+    Record,
+    _Check,
+    _Ended,
+    _mismatch_hint,
+    _Place,
+    _same,
+    _seated,
+    checked_game,
+    jsonable,
+    rules_of,
+    text_of,
+)
 from .runtime import GLOBAL_PREFIX, Game, _Card, describe, field_of
 
 
@@ -78,9 +90,7 @@ def watch(record: Record, on_step: Callable[[Step], None], *, event_states: bool
             raise _Enough
 
     check = _Check(record, loaded, heard, None)
-    players = list(record.header.players)
-    game = Game(loaded, players, [agent] * len(players), record.header.seed, listener=check.line,
-                auto_agent=agent, budget=STEP_BUDGET)
+    game = checked_game(record, loaded, agent, check)
     try:
         game.run()
         check.result(game)

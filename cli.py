@@ -213,7 +213,9 @@ def _variant_title(path: Path) -> str:
     from .interpreter.parse import parse_file
 
     decl = next((i for i in parse_file(path).items if isinstance(i, ast.VariantDecl)), None)
-    return decl.title if decl else "?"
+    if decl is None:
+        return "?"
+    return decl.title + (" (" + ", ".join(r.name for r in decl.includes) + ")" if decl.includes else "")
 
 
 @cli.command()

@@ -455,6 +455,7 @@ class VariantDecl:
     title: str
     span: Span = _span()
     players: tuple[int, int] | None = None  # the variant narrows the game's player count
+    includes: tuple = ()  # Var nodes (a name and where it stands): the game's variants a bundle applies before itself
 
 
 @node

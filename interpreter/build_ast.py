@@ -231,8 +231,16 @@ class _ToAst:
         return ast.ModifyDecl(str(c[0]), c[1], c[2], span=self.sp(meta))
 
     def variant_decl(self, meta, c):
+        includes = c.pop() if isinstance(c[-1], tuple) else ()
         players = (int(c[2]), int(c[3])) if len(c) > 2 else None
-        return ast.VariantDecl(str(c[0]), self.text(c[1]), span=self.sp(meta), players=players)
+        return ast.VariantDecl(str(c[0]), self.text(c[1]), span=self.sp(meta), players=players,
+                               includes=includes)
+
+    def variant_includes(self, meta, c):
+        return tuple(c)
+
+    def variant_include(self, meta, c):
+        return ast.Var(str(c[0]), span=self.sp(meta))
 
     def scenario_decl(self, meta, c):
         title, *settings = c

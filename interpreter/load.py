@@ -116,7 +116,7 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
           variant_names: tuple[str, ...] = (), execute: bool = True,
           settings: tuple[tuple[str, str], ...] = ()) -> Loaded:
     files, sources = [], {}
-    for path in base + variants:
+    for path in base + with_includes(variants):
         f = getattr(path, "parsed", None) or parse_file(path)
         files.append(f)
         text = getattr(path, "source_text", None)  # a ParsedPath of a file kept in a record: not on disk
@@ -129,6 +129,33 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     if execute:
         run_module(prog, compiled, namespace)
     return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
+
+
+def with_includes(variants: list[Path]) -> list[Path]:
+    """The variants to link, each bundle (`variant NAME "Title" includes A, B`) preceded by the
+    variants it includes, from its own folder, recursively; a variant already applied is not
+    applied again, so `-v flags -v advanced` is the bundle with `flags` first."""
+    out: list[Path] = []
+    for path in variants:
+        _expand(path if getattr(path, "parsed", None) else ParsedPath(parse_file(path)), (), out)
+    return out
+
+
+def _expand(path: Path, chain: tuple[Path, ...], out: list[Path]) -> None:
+    decl = next((i for i in path.parsed.items if isinstance(i, ast.VariantDecl)), None)
+    for ref in decl.includes if decl is not None else ():
+        target = path.parent / (ref.name + EXT)
+        if not target.is_file():
+            there = sorted(p.stem for p in path.parent.glob("*" + EXT) if p.resolve() != Path(path).resolve())
+            raise PitwallError(f"variant {decl.name!r} includes {ref.name!r}, which is not a variant here",
+                               ref.span, "variants in " + str(path.parent) + ": " + (", ".join(there) or "none"))
+        if target.resolve() in (p.resolve() for p in chain + (Path(path),)):
+            raise PitwallError(f"variant {decl.name!r} includes {ref.name!r}, which includes it again",
+                               ref.span, "a bundle cannot include itself, directly or through another bundle")
+        if all(target.resolve() != p.resolve() for p in out):
+            _expand(ParsedPath(parse_file(target)), chain + (Path(path),), out)
+    if all(Path(path).resolve() != p.resolve() for p in out):
+        out.append(path)
 
 
 def module_namespace(prog: Program, compiled: Compiled) -> dict:

@@ -113,10 +113,11 @@ def race_order(cars: list[Car]) -> list[Car]:
 
 # ---------------------------------------------------------------- the listener
 def last_turn(game) -> int:
-    """The Turn Indicator's last box; the short race's turn marked on the track under the Short Race rule."""
-    consts = game.loaded.consts
-    return consts[f"{consts['track'].upper()}_SHORT_TURN"] if "short_race" in game.loaded.variants \
-        else len(game.state.turn_boxes)
+    """The rules' LAST_TURN: the Turn Indicator's last box (a variant such as the Short Race may set
+    another); it must be a box of the Turn Indicator."""
+    last = game.loaded.consts["LAST_TURN"]
+    assert 0 < last <= len(game.state.turn_boxes)
+    return last
 
 
 def car_limits(game, c) -> tuple[int, int]:

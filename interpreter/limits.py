@@ -26,6 +26,8 @@ DECK_MAX = 100_000  # cards in all decks together
 
 # ---------------------------------------------------------------- source text
 SOURCE_MAX = 2_000_000  # bytes in one rules, variant or scenario file
+FILES_MAX = 200  # rules and variant files in one program (a bundle's includes, all counted)
+INCLUDE_DEPTH_MAX = 16  # bundles within bundles
 INT_DIGITS_MAX = 19  # digits of an integer literal (INT_MAX has 19)
 STRING_MAX = 10_000  # characters of a string literal
 EXPR_DEPTH_MAX = 64  # expressions nested in expressions (operators, calls, brackets)

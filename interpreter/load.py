@@ -15,7 +15,7 @@ from .blame import blame
 from .check import check
 from .compile import GENERATED, Compiled, compile_program
 from .errors import PitwallError, read_text
-from .limits import LOAD_BUDGET
+from .limits import FILES_MAX, INCLUDE_DEPTH_MAX, LOAD_BUDGET
 from .link import Program, apply_settings, link
 from .overrides import is_override, override_variant, refuse_settings
 from .parse import parse_file
@@ -144,6 +144,11 @@ def with_includes(variants: list[Path]) -> list[Path]:
 def _expand(path: Path, chain: tuple[Path, ...], out: list[Path]) -> None:
     decl = next((i for i in path.parsed.items if isinstance(i, ast.VariantDecl)), None)
     for ref in decl.includes if decl is not None else ():
+        if len(chain) >= INCLUDE_DEPTH_MAX or len(out) >= FILES_MAX:
+            what = f"bundles nest more than {INCLUDE_DEPTH_MAX} deep" if len(chain) >= INCLUDE_DEPTH_MAX \
+                else f"the bundles bring in more than {FILES_MAX} variant files"
+            raise PitwallError(f"variant {decl.name!r} includes {ref.name!r}: {what}", ref.span,
+                               "include the variants themselves rather than bundles of bundles")
         target = path.parent / (ref.name + EXT)
         if not target.is_file():
             there = sorted(p.stem for p in path.parent.glob("*" + EXT) if p.resolve() != Path(path).resolve())

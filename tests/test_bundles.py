@@ -87,3 +87,14 @@ def test_a_bundle_that_includes_itself_is_refused(game):
     r = invoke("check", game / "variants" / "one.pw")
     assert r.exit_code == 2
     assert "two.pw:1:28: error: variant 'two' includes 'one', which includes it again" in r.output
+
+
+def test_bundles_nested_too_deep_end_in_an_error_not_a_crash(game):
+    from pitwall.interpreter.limits import INCLUDE_DEPTH_MAX
+
+    for i in range(INCLUDE_DEPTH_MAX + 2):
+        add_variant(game, f"b{i}", f'variant b{i} "Bundle {i}" includes b{i + 1}\n')
+    add_variant(game, f"b{INCLUDE_DEPTH_MAX + 2}", f'variant b{INCLUDE_DEPTH_MAX + 2} "Last" includes tactical\n')
+    r = invoke("play", "wf", "-v", "b0")
+    assert r.exit_code == 2
+    assert f"b{INCLUDE_DEPTH_MAX}.pw:1:" in r.output and f"bundles nest more than {INCLUDE_DEPTH_MAX} deep" in r.output

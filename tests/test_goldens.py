@@ -47,7 +47,8 @@ def test_another_process_writes_the_same_bytes(tmp_path, hash_seed):
     game, variants, players, seed, agent = spec[:5]
     out = tmp_path / "game.jsonl"
     args = [sys.executable, "-m", "pitwall.cli", "play", game, "-p", str(players), "-s", str(seed),
-            "-a", agent, "--record", str(out)] + [a for v in variants for a in ("-v", v)]
+            "-a", agent, "--record", str(out)] + [a for v in variants for a in ("-v", v)] \
+        + [a for k, v in (spec[5] if len(spec) > 5 else ()) for a in ("--set", f"{k}={v}")]
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
     done = subprocess.run(args, capture_output=True, text=True, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -13,8 +13,11 @@ import re
 import attrs
 
 from . import ast
+from .compile_memo import MemoGen
 from .errors import PitwallError, Span
+from .limits import INT_MAX
 from .link import Program
+from .purity import pure_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
@@ -22,7 +25,7 @@ from .types import INT, T
 
 AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
 SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "any": "any", "all": "all",
-                   "sort": "sorted", "min": "_min", "max": "_max"}
+                   "sort": "sorted", "min": "min", "max": "max"}
 
 
 @attrs.frozen
@@ -37,7 +40,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen:
+class Gen(MemoGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -54,6 +57,10 @@ class Gen:
         self.modified = {m.target for m in prog.modifiers}
         self.parts: list[tuple] = []
         self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
+        self.pure = pure_functions(prog, types)  # remembered: see compile_memo.py
+        self.per_state = state_memo_functions(prog) - self.pure
+        self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
+        self.function_params: tuple = ()
 
     def template(self, text: str) -> str:
         """A template, parsed (the checker proved it), for generated code to name by number."""
@@ -101,7 +108,8 @@ class Gen:
     def check_int(self, place: str, t: T, span: Span) -> None:
         """A whole number stored in a variable, field or parameter stays within the range."""
         if t.kind == "int":
-            self.line(f"if not -_IMAX <= {place} <= _IMAX: _overflow({place})", span)
+            # the bounds as literals: a constant is cheaper to load than a name, and this runs at every store
+            self.line(f"if not {-INT_MAX!r} <= {place} <= {INT_MAX!r}: _overflow({place})", span)
 
     # ------------------------------------------------------------ module
     def module(self) -> None:
@@ -131,6 +139,7 @@ class Gen:
                      "_new", "_roll", "_sim_begin", "_sim_end"):
             self.line(f"{name} = _rt.{name[1:]}")
         self.line("_S = _rt.state")
+        self.line("_SM = _rt.memo")
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
         self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _deep, _chars = (_rt.metered[n] for n in "
@@ -144,6 +153,7 @@ class Gen:
         for name, g in p.globals.items():
             self.line(f"_S.{GLOBAL_PREFIX}{name} = {self.initial(g)}", g.span)
             self.check_int(f"_S.{GLOBAL_PREFIX}{name}", self.prog_type(g), g.span)
+        self.forget(None)
         self.line("return None")
         self.indent -= 1
         view = f"f_{p.game.view}" if p.game and p.game.view else "None"
@@ -244,17 +254,22 @@ class Gen:
 
     def function(self, f: ast.FunctionDecl) -> None:
         mods = [m for m in self.prog.modifiers if m.target == f.name]
-        name = f"_base_{f.name}" if mods else f"f_{f.name}"
-        self.line(f"def {name}({self.params(f.params)}):", f.span)
+        remembered = f.name in self.pure or f.name in self.per_state
+        self.line(f"def {self.remembered_name(f, mods)}({self.params(f.params)}):", f.span)
         self.indent += 1
         self.entry(f)
         if isinstance(f.body, ast.Block):
+            # a list worked out in a let cannot leave through a value that is no list: shared safely
+            self.lets = shared_lets(self.prog, f) if f.ret.name not in ("list", "pile") else {}
+            self.function_params = f.params
             self.block(f.body)
+            self.lets = {}
         else:
             self.line(f"return {self.expr(f.body)}", f.body.span)
         self.indent -= 1
         if mods:
-            self.line(f"def f_{f.name}({self.params(f.params)}):", f.span)
+            outer = f"_pure_{f.name}" if remembered else f"f_{f.name}"
+            self.line(f"def {outer}({self.params(f.params)}):", f.span)
             self.indent += 1
             self.line(f"l_result = _base_{f.name}({self.params(f.params)})", f.span)
             for m in mods:
@@ -267,6 +282,8 @@ class Gen:
                     self.indent -= 1
             self.line("return l_result")
             self.indent -= 1
+        if remembered:
+            self.memo(f, f"_pure_{f.name}")
 
     def rule(self, r: ast.RuleDecl) -> None:
         params = self.params(r.params)
@@ -304,6 +321,9 @@ class Gen:
 
     # ------------------------------------------------------------ statements
     def stmt_Let(self, s: ast.Let):
+        if id(s) in self.lets:
+            self.shared_let(s, self.lets[id(s)])
+            return
         self.line(f"l_{s.name} = {self.expr(s.value)}", s.span)
         self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
@@ -315,11 +335,15 @@ class Gen:
         target = self.place(s.target)
         self.line(f"{target} = {value}", s.span)
         self.check_int(target, self.type_of(s.target), s.span)
+        if self.changes_state(s.target):
+            self.forget(s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
         target = self.place(s.target)
         self.line(f"{target} {s.op}= {self.expr(s.value)}", s.span)
         self.check_int(target, INT, s.span)
+        if self.changes_state(s.target):
+            self.forget(s.span)
 
     def stmt_CallStmt(self, s: ast.CallStmt):
         self.line(f"r_{s.call.name}({', '.join(self.expr(a) for a in s.call.args)})", s.span)
@@ -390,6 +414,7 @@ class Gen:
         src, dst = self.expr(s.source), self.expr(s.dest)
         # `is not`: the same pile reached by two names (an alias) keeps its cards
         self.line(f"if {src} is not {dst}: {dst}.extend(_spend({src})); {src}.clear()", s.span)
+        self.forget(s.span)
 
     def stmt_Shuffle(self, s: ast.Shuffle):
         self.line(f"_shuffle({self.expr(s.pile)})", s.span)
@@ -401,6 +426,8 @@ class Gen:
         name = t.name if isinstance(t, ast.Var) else t.obj.name
         call = f"_choose({by}, {name!r}, {self.expr(s.options)}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})"
         self.line(f"{self.place(t)} = {call}", s.span)
+        if self.changes_state(t):
+            self.forget(s.span)
 
     def prompt(self, s: ast.Choose) -> str:
         """A plain prompt is a constant; one that names values is worded only when a person is asked."""
@@ -579,13 +606,14 @@ class Gen:
         if c.key is None:
             if n == "sort":
                 return f"sorted(_sort_spend([{self.comp(c)}]), reverse={c.desc})"
-            return f"_{n}([{self.comp(c)}])"
+            return f"{n}([{self.comp(c)}])"  # min or max: Python's own (of nothing: the same error)
         def pair():
             return f"({self.expr(c.key)}, {self.expr(c.elem)})"
 
         if n == "sort":
             return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
-        return f"_{n}_by([{self.comp(c, pair)}])"
+        # Python's own max/min by the pair's key: the first of equal best keys, as _max_by
+        return f"{n}([{self.comp(c, pair)}], key=_key0, default=_NOPAIR)[1]"
 
     def expr_ListLit(self, e):
         return "[" + ", ".join(self.expr(i) for i in e.items) + "]"

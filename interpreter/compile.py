@@ -13,6 +13,7 @@ import re
 import attrs
 
 from . import ast
+from .compile_cache import cached
 from .compile_memo import MemoGen
 from .errors import PitwallError, Span
 from .limits import INT_MAX
@@ -697,6 +698,11 @@ def _chooses(b: ast.Block):
 
 
 def compile_program(prog: Program, types: dict[int, T]) -> Compiled:
+    """The program's Python code: from the user's cache when these rules were compiled before."""
+    return cached(prog, lambda: _compile_program(prog, types))
+
+
+def _compile_program(prog: Program, types: dict[int, T]) -> Compiled:
     try:
         g, code = _generate(prog, types, inline=True)
     except (SyntaxError, RecursionError, MemoryError):

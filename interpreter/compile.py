@@ -58,8 +58,8 @@ class Gen(MemoGen):
         self.modified = {m.target for m in prog.modifiers}
         self.parts: list[tuple] = []
         self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
-        self.pure = pure_functions(prog, types)  # remembered: see compile_memo.py
-        self.per_state = state_memo_functions(prog) - self.pure
+        self.pure = pure_functions(prog, types) if REMEMBER else set()  # remembered: see compile_memo.py
+        self.per_state = state_memo_functions(prog) - self.pure if REMEMBER else set()
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
 
@@ -143,8 +143,9 @@ class Gen(MemoGen):
         self.line("_SM = _rt.memo")
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
-        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _deep, _chars = (_rt.metered[n] for n in "
-                  "('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_deep', '_chars'))")
+        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _sort_pairs, _deep, _chars = (_rt.metered[n] "
+                  "for n in ('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_sort_pairs', '_deep', "
+                  "'_chars'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -261,7 +262,7 @@ class Gen(MemoGen):
         self.entry(f)
         if isinstance(f.body, ast.Block):
             # a list worked out in a let cannot leave through a value that is no list: shared safely
-            self.lets = shared_lets(self.prog, f) if f.ret.name not in ("list", "pile") else {}
+            self.lets = shared_lets(self.prog, f) if REMEMBER and f.ret.name not in ("list", "pile") else {}
             self.function_params = f.params
             self.block(f.body)
             self.lets = {}
@@ -612,9 +613,11 @@ class Gen(MemoGen):
             return f"({self.expr(c.key)}, {self.expr(c.elem)})"
 
         if n == "sort":
+            per = _pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
+            if per is not None:  # what measure() would find in each pair, known from the key's type
+                return f"_sort_by(_sort_pairs([{self.comp(c, pair)}], {per}), {c.desc})"
             return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
-        # Python's own max/min by the pair's key: the first of equal best keys, as _max_by
-        return f"{n}([{self.comp(c, pair)}], key=_key0, default=_NOPAIR)[1]"
+        return f"_{n}_by([{self.comp(c, pair)}])"
 
     def expr_ListLit(self, e):
         return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
@@ -673,6 +676,23 @@ def _weight(node) -> int:
     return 1 + sum(_weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
 
+def _pair_measure(node, key: T, elem: T) -> int | None:
+    """runtime.measure of a (key, element) pair plus its own item, where that is the same for
+    every pair: measure looks into texts, lists and tuples only, so the element must be none of
+    them and the key either (a number, truth value, card or participant), or a tuple written out
+    of such values, which counts its items."""
+    flat = ("int", "bool", "card", "participant", "none")
+    if elem.kind not in flat:
+        return None
+    if key.kind in flat:
+        inner = 0
+    elif isinstance(node, ast.TupleLit) and key.kind == "tuple" and all(a.kind in flat for a in key.arg):
+        inner = len(key.arg)
+    else:
+        return None
+    return 1 + 2 + inner  # the pair as an item of the list, its two items, the key's tuple
+
+
 def _holds_words(t: T) -> bool:
     """Is comparing values of type t work in proportion to what they hold (texts, collections)?"""
     if t.kind in ("text", "list", "pile"):
@@ -697,8 +717,15 @@ def _chooses(b: ast.Block):
                 yield from _chooses(s.orelse)
 
 
+# False compiles the plain code, which remembers no function's values: tests/test_speed_paths.py
+# checks that both play every game alike, step for step
+REMEMBER = True
+
+
 def compile_program(prog: Program, types: dict[int, T]) -> Compiled:
     """The program's Python code: from the user's cache when these rules were compiled before."""
+    if not REMEMBER:
+        return _compile_program(prog, types)
     return cached(prog, lambda: _compile_program(prog, types))
 
 

@@ -152,8 +152,11 @@ def _min_by(pairs):
 
 def _sort_by(pairs, desc):
     # list.sort is stable, also with reverse=True, so equal keys keep the collection's order
-    pairs.sort(key=lambda kv: kv[0], reverse=desc)
+    pairs.sort(key=_KEY, reverse=desc)
     return [v for _, v in pairs]
+
+
+_KEY = itemgetter(0)
 
 
 def _plural(n: int, word: str) -> str:
@@ -288,6 +291,18 @@ def metered(budget: list) -> dict:
             charge(measure(xs) * len(xs).bit_length())
         return xs
 
+    def sort_pairs(xs, per):
+        # sort_spend of (key, element) pairs whose measure the compiler knows: `per` for each
+        n = len(xs)
+        bits = n.bit_length()
+        budget[0] -= n * (2 + bits)
+        if budget[0] < 0:
+            raise OutOfSteps
+        budget[0] -= n * per * bits
+        if budget[0] < 0:
+            raise OutOfSteps
+        return xs
+
     def charge(steps: int):
         budget[0] -= steps
         if budget[0] < 0:
@@ -303,7 +318,7 @@ def metered(budget: list) -> dict:
         return s
 
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
-            "_sort_spend": sort_spend, "_deep": deep, "_chars": chars}
+            "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars}
 
 
 def measure(x) -> int:
@@ -319,7 +334,7 @@ NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
     "_plural": _plural, "_render": render, "_mul": _mul, "_at": _at, "_overflow": _overflow,
-    "_IMAX": INT_MAX, "_key0": itemgetter(0), "_NOPAIR": (None, None),
+    "_IMAX": INT_MAX,
 }
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
 SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)

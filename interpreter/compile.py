@@ -267,7 +267,7 @@ class Gen(MemoGen):
             self.block(f.body)
             self.lets = {}
         else:
-            self.line(f"return {self.expr(f.body)}", f.body.span)
+            self.line(f"return {self.top(f.body, f.body.span)}", f.body.span)
         self.indent -= 1
         if mods:
             outer = f"_pure_{f.name}" if remembered else f"f_{f.name}"
@@ -326,11 +326,11 @@ class Gen(MemoGen):
         if id(s) in self.lets:
             self.shared_let(s, self.lets[id(s)])
             return
-        self.line(f"l_{s.name} = {self.expr(s.value)}", s.span)
+        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
         self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
     def stmt_Assign(self, s: ast.Assign):
-        value = self.expr(s.value)
+        value = self.top(s.value, s.span)
         kinds = self.type_of(s.target).kind, self.type_of(s.value).kind
         if kinds[0] == "pile" and kinds[1] != "pile":
             value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
@@ -466,7 +466,7 @@ class Gen(MemoGen):
         self.line(f"_finish({self.expr(s.winners)})", s.span)
 
     def stmt_Return(self, s: ast.Return):
-        self.line(f"return {self.expr(s.value)}", s.span)
+        self.line(f"return {self.top(s.value, s.span)}", s.span)
 
     def stmt_StopRule(self, s):
         self.line("return", s.span)
@@ -578,10 +578,31 @@ class Gen(MemoGen):
             self.inlining.pop()
             self.subst = saved
 
+    def top(self, e, span: Span) -> str:
+        """A statement's whole value. Where that is a comprehension or an aggregate, its collection
+        is the first thing the statement works out, so the collection and its cost can be lines
+        of their own before it (see comp): no call of _spend, in the hottest lines of most games."""
+        if isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
+            self.hoisted = (e.comp, span)
+        try:
+            return self.expr(e)
+        finally:
+            self.hoisted = None
+
+    hoisted: tuple | None = None
+
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
         # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
-        it = f"_spend({self.expr(c.iter)}, {ITEM_COST + _weight((c.elem, c.cond, c.key))})"
+        weight = ITEM_COST + _weight((c.elem, c.cond, c.key))
+        if self.hoisted is not None and self.hoisted[0] is c:
+            span, self.hoisted = self.hoisted[1], None
+            it = self.fresh()
+            self.line(f"{it} = {self.expr(c.iter)}", span)
+            self.line(f"_budget[0] -= len({it}) * {weight}", span)
+            self.line("if _budget[0] < 0: _over()", span)
+        else:
+            it = f"_spend({self.expr(c.iter)}, {weight})"
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names

@@ -24,6 +24,8 @@ from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
 from .types import INT, T
 
+# Builtins over one collection that cost its length once (len costs nothing, sort n log n)
+PAID_ONCE = ("sum", "any", "all", "min", "max")
 AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
 SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "any": "any", "all": "all",
                    "sort": "sorted", "min": "min", "max": "max"}
@@ -540,6 +542,8 @@ class Gen(MemoGen):
             return f"{n}({', '.join(args)})"
         if n in ("len", "count"):  # the length is known: no work in proportion to it
             return f"len({args[0]})"
+        if self.hoisted is not None and self.hoisted[0] is c:  # a statement's whole value: see top
+            return f"{SIMPLE_BUILTINS[n]}({self.paid(args[0], 1)})"
         if n in SIMPLE_BUILTINS:  # over a collection, the work is in proportion to its length
             spend = "_sort_spend" if n == "sort" else "_spend"
             arg = f"{spend}({args[0]})" if self.type_of(c.args[0]).kind in ("list", "pile") else args[0]
@@ -584,6 +588,10 @@ class Gen(MemoGen):
         of their own before it (see comp): no call of _spend, in the hottest lines of most games."""
         if isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
             self.hoisted = (e.comp, span)
+        elif (isinstance(e, ast.Call) and e.name in PAID_ONCE and e.name not in self.prog.functions
+              and e.name not in self.prog.rules
+              and len(e.args) == 1 and self.type_of(e.args[0]).kind in ("list", "pile") and self.subst is None):
+            self.hoisted = (e, span)
         try:
             return self.expr(e)
         finally:
@@ -591,16 +599,21 @@ class Gen(MemoGen):
 
     hoisted: tuple | None = None
 
+    def paid(self, collection: str, weight: int) -> str:
+        """The hoisted collection in a temporary, paid for as _spend would: lines before the statement."""
+        span, self.hoisted = self.hoisted[1], None
+        it = self.fresh()
+        self.line(f"{it} = {collection}", span)
+        self.line(f"_budget[0] -= len({it})" + (f" * {weight}" if weight != 1 else ""), span)
+        self.line("if _budget[0] < 0: _over()", span)
+        return it
+
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
         # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
         weight = ITEM_COST + _weight((c.elem, c.cond, c.key))
         if self.hoisted is not None and self.hoisted[0] is c:
-            span, self.hoisted = self.hoisted[1], None
-            it = self.fresh()
-            self.line(f"{it} = {self.expr(c.iter)}", span)
-            self.line(f"_budget[0] -= len({it}) * {weight}", span)
-            self.line("if _budget[0] < 0: _over()", span)
+            it = self.paid(self.expr(c.iter), weight)
         else:
             it = f"_spend({self.expr(c.iter)}, {weight})"
         saved = self.subst
@@ -661,7 +674,10 @@ class Gen(MemoGen):
             shallow = rt.kind in ("list", "pile") and not _holds_words(rt.arg)
             right = f"_spend({right})" if shallow else f"_deep({right})"
         elif e.op in ("==", "!=", "<", "<=", ">", ">=") and _holds_words(self.type_of(e.left)):
-            right = f"_deep({right})" if self.type_of(e.left).kind == "tuple" else f"_chars({right})"
+            if self.type_of(e.left).kind == "tuple":
+                right = f"_deep({right})"
+            elif not (isinstance(e.right, ast.Str) and len(e.right.value) >> 6 == 0):  # _chars would charge 0
+                right = f"_chars({right})"
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
         return f"({left} {op} {right})"
 

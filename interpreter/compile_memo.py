@@ -67,13 +67,12 @@ class MemoGen:
         worked out once per state for each value of those (see purity.shared_lets)."""
         params = [p for p in self.function_params if p.name in deps]
         keys, big = self._key(params)
-        value = self.expr(s.value)
         self.line(f"_key = ({self.sid(s.span)}, {keys})", s.span)
         self.line("_hit = _SM.get(_key)" + (f" if not ({big}) else None" if big else ""), s.span)
         self.line("if _hit is None:", s.span)
         self.indent += 1
         self.line("_before = _budget[0]", s.span)
-        self.line(f"l_{s.name} = {value}", s.span)
+        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
         if big:
             self.line(f"if not ({big}):", s.span)
             self.indent += 1

@@ -64,6 +64,7 @@ class Gen(MemoGen):
         self.per_state = state_memo_functions(prog) - self.pure if REMEMBER else set()
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
+        self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
 
     def template(self, text: str) -> str:
         """A template, parsed (the checker proved it), for generated code to name by number."""
@@ -164,6 +165,8 @@ class Gen(MemoGen):
         self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
                   + ", ".join(f"{f!r}: f_{f}" for f in p.functions if not p.functions[f].params) + "}")
         self.indent -= 1
+        for site in self.memo_sites:  # module level: read by every game of the process
+            self.line(f"{site} = [0, 0, True, 0]")
 
     def record_class(self, rec: ast.RecordDecl) -> None:
         base = "_Participant" if rec.what == "participant" else "_Card"

@@ -13,6 +13,11 @@ from . import ast
 # A table holds at most MEMO_SIZE values (then starts again empty); lists and texts of more than
 # MEMO_ITEM items are never keys (their keys would cost what the work does, and fill memory).
 MEMO_SIZE, MEMO_ITEM = 4096, 64
+# Every MEMO_TRIAL misses a table looks back: unless its answers from memory saved at least
+# MEMO_WORTH steps of work per look-up (a look-up costs about what that many steps do), later
+# games of the process skip it: a table that mostly misses, or remembers cheap work, only costs.
+# Which way a call goes never changes a value or a step, only the time.
+MEMO_TRIAL, MEMO_WORTH = 512, 30
 
 
 class MemoGen:
@@ -43,6 +48,7 @@ class MemoGen:
             key = f"({keys})"
         else:
             key = f"({f.name!r}, {keys})"
+        stats = self.memo_site(f.name)
         self.line(f"def f_{f.name}({params}):", f.span)
         self.indent += 1
         if big:
@@ -55,19 +61,47 @@ class MemoGen:
         self.line(f"_value = {'tuple' if listy else ''}({inner}({params}))", f.span)
         self.line(f"if len({table}) >= {MEMO_SIZE}: {table}.clear()", f.span)
         self.line(f"{table}[_key] = _hit = (_value, _before - _budget[0])", f.span)
+        self.missed(stats, f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
+        self.line(f"{stats}[1] += 1", f.span)
+        self.line(f"{stats}[3] += _hit[1]", f.span)
         self.line("_budget[0] -= _hit[1]", f.span)
         self.line("if _budget[0] < 0: _over()", f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
+        self.line(f"if not {stats}[2]: f_{f.name} = {inner}", f.span)
+
+    def memo_site(self, name) -> str:
+        """A table's record at module level, shared by the games of a process: [misses, hits, on,
+        steps saved]."""
+        self.memo_sites.append(f"_M_{name}")
+        return f"_M_{name}"
+
+    def missed(self, stats: str, span) -> None:
+        self.line(f"{stats}[0] += 1", span)
+        worth = f"{stats}[3] >= {MEMO_WORTH} * ({stats}[0] + {stats}[1])"
+        self.line(f"if not {stats}[0] % {MEMO_TRIAL}: {stats}[2] = {worth}", span)
 
     def shared_let(self, s: ast.Let, deps: tuple[str, ...]) -> None:
         """A `let` of a remembered function whose value depends on some of its parameters only:
         worked out once per state for each value of those (see purity.shared_lets)."""
         params = [p for p in self.function_params if p.name in deps]
         keys, big = self._key(params)
-        self.line(f"_key = ({self.sid(s.span)}, {keys})", s.span)
+        sid = self.sid(s.span)
+        stats = self.memo_site(sid)
+        self.line(f"if not {stats}[2]:", s.span)  # skipped by now: worked out every time
+        self.indent += 1
+        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
+        self.indent -= 1
+        self.line("else:", s.span)
+        self.indent += 1
+        self.shared_let_remembered(s, sid, stats, keys, big)
+        self.indent -= 1
+        self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
+
+    def shared_let_remembered(self, s: ast.Let, sid: int, stats: str, keys: str, big: str | None) -> None:
+        self.line(f"_key = ({sid}, {keys})", s.span)
         self.line("_hit = _SM.get(_key)" + (f" if not ({big}) else None" if big else ""), s.span)
         self.line("if _hit is None:", s.span)
         self.indent += 1
@@ -80,14 +114,16 @@ class MemoGen:
         self.line(f"_SM[_key] = (l_{s.name}, _before - _budget[0])", s.span)
         if big:
             self.indent -= 1
+        self.missed(stats, s.span)
         self.indent -= 1
         self.line("else:", s.span)
         self.indent += 1
+        self.line(f"{stats}[1] += 1", s.span)
+        self.line(f"{stats}[3] += _hit[1]", s.span)
         self.line(f"l_{s.name} = _hit[0]", s.span)
         self.line("_budget[0] -= _hit[1]", s.span)
         self.line("if _budget[0] < 0: _over()", s.span)
         self.indent -= 1
-        self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
     def changes_state(self, target) -> bool:
         """Does assigning to this place change the game (not a local, nor a local map's entry)?"""

@@ -15,6 +15,7 @@ import attrs
 from . import ast
 from .compile_cache import cached
 from .compile_memo import MemoGen
+from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
 from .errors import PitwallError, Span
 from .limits import INT_MAX
 from .link import Program
@@ -106,7 +107,7 @@ class Gen(MemoGen):
     def charge(self, span: Span, body) -> None:
         """One shared step budget per game stops runaway loops and calls at their source line. A
         pass costs the nodes it evaluates (a long body is no cheaper than a loop over it)."""
-        self.line(f"_budget[0] -= {PASS_COST + _weight(body)}", span)
+        self.line(f"_budget[0] -= {PASS_COST + weight(body)}", span)
         self.line("if _budget[0] < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
@@ -224,7 +225,7 @@ class Gen(MemoGen):
         test = f"not ({self.expr(c.elem)})"
         if c.cond is not None:
             test = f"({self.expr(c.cond)}) and {test}"
-        cost = ITEM_COST + _weight((c.elem, c.cond, c.key))
+        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
         self.line(f"_at_row = next((_i for _i, l_{c.var} in enumerate(_spend(D_{d.name}, {cost})) if {test}), None)",
                   r.span)
         self.line(f"if _at_row is not None: _unmet({i}, _at_row, D_{d.name}, _ROWS[{d.name!r}])", r.span)
@@ -244,7 +245,7 @@ class Gen(MemoGen):
     def deck_entries(self, entries, card: str) -> None:
         for e in entries:
             if isinstance(e, ast.DeckFor):
-                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {PASS_COST + _weight(e.entries)}):", e.span)
+                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {PASS_COST + weight(e.entries)}):", e.span)
                 self.indent += 1
                 self.deck_entries(e.entries, card)
                 self.line("pass")
@@ -372,7 +373,7 @@ class Gen(MemoGen):
         # as a loop is the hottest place of all
         items = self.fresh()
         self.line(f"{items} = {self.expr(s.iter)}", s.span)
-        self.line(f"_budget[0] -= len({items}) * {PASS_COST + _weight(s.body)}", s.span)
+        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
         self.line("if _budget[0] < 0: _over()", s.span)
         it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
@@ -451,7 +452,7 @@ class Gen(MemoGen):
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
         self.line(f"_sim_begin({self.sid(s.span)})", s.span)
-        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + _weight(s.body)}):", s.span)
+        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + weight(s.body)}):", s.span)
         self.indent += 1
         self.sim_var = s.var
         self.block(s.body)
@@ -574,7 +575,7 @@ class Gen(MemoGen):
         if not self.inline_ok:
             return None
         if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
-                or len(self.inlining) >= 8 or _size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
+                or len(self.inlining) >= 8 or size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
             return None
         saved = self.subst
         self.subst = {p.name: a for p, a in zip(f.params, args)}
@@ -614,11 +615,11 @@ class Gen(MemoGen):
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
         # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
-        weight = ITEM_COST + _weight((c.elem, c.cond, c.key))
+        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
         if self.hoisted is not None and self.hoisted[0] is c:
-            it = self.paid(self.expr(c.iter), weight)
+            it = self.paid(self.expr(c.iter), cost)
         else:
-            it = f"_spend({self.expr(c.iter)}, {weight})"
+            it = f"_spend({self.expr(c.iter)}, {cost})"
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
@@ -650,7 +651,7 @@ class Gen(MemoGen):
             return f"({self.expr(c.key)}, {self.expr(c.elem)})"
 
         if n == "sort":
-            per = _pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
+            per = pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
             if per is not None:  # what measure() would find in each pair, known from the key's type
                 return f"_sort_by(_sort_pairs([{self.comp(c, pair)}], {per}), {c.desc})"
             return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
@@ -671,12 +672,12 @@ class Gen(MemoGen):
             return f"_mul({left}, {right})"
         if e.op == "+" and self.type_of(e).kind != "int":
             return f"_cat({left}, {right})"  # texts and lists: bounded, and paid for
-        if e.op in ("in", "notin") or (e.op in ("==", "!=") and _holds_list(self.type_of(e.left))):
+        if e.op in ("in", "notin") or (e.op in ("==", "!=") and holds_list(self.type_of(e.left))):
             # a scan or comparison of a whole collection; of texts or collections, all they hold
             rt = self.type_of(e.right)
-            shallow = rt.kind in ("list", "pile") and not _holds_words(rt.arg)
+            shallow = rt.kind in ("list", "pile") and not holds_words(rt.arg)
             right = f"_spend({right})" if shallow else f"_deep({right})"
-        elif e.op in ("==", "!=", "<", "<=", ">", ">=") and _holds_words(self.type_of(e.left)):
+        elif e.op in ("==", "!=", "<", "<=", ">", ">=") and holds_words(self.type_of(e.left)):
             if self.type_of(e.left).kind == "tuple":
                 right = f"_deep({right})"
             elif not (isinstance(e.right, ast.Str) and len(e.right.value) >> 6 == 0):  # _chars would charge 0
@@ -693,57 +694,6 @@ class Gen(MemoGen):
 
     def expr_New(self, e: ast.New) -> str:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
-
-
-# What a loop pass and a comprehension item cost beyond the nodes they work out: Python's own work
-# for a pass (the jump, the budget) is worth a few nodes, and the cheapest loop must not outrun
-# the budget's few seconds.
-PASS_COST, ITEM_COST = 8, 2
-_LOOPS = (ast.For, ast.While, ast.Repeat, ast.Simultaneous, ast.DeckFor)
-
-
-def _weight(node) -> int:
-    """The nodes worked out once per pass of the code that holds them: a nested loop or
-    comprehension counts its header here and pays for its own passes."""
-    if isinstance(node, (list, tuple)):
-        return sum(_weight(n) for n in node)
-    if not attrs.has(type(node)):
-        return 0
-    if isinstance(node, _LOOPS):
-        return 1 + _weight(getattr(node, "iter", None) or getattr(node, "cond", None) or getattr(node, "count", None))
-    if isinstance(node, ast.Comprehension):
-        return 1 + _weight(node.iter)
-    return 1 + sum(_weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
-
-
-def _pair_measure(node, key: T, elem: T) -> int | None:
-    """runtime.measure of a (key, element) pair plus its own item, where that is the same for
-    every pair: measure looks into texts, lists and tuples only, so the element must be none of
-    them and the key either (a number, truth value, card or participant), or a tuple written out
-    of such values, which counts its items."""
-    flat = ("int", "bool", "card", "participant", "none")
-    if elem.kind not in flat:
-        return None
-    if key.kind in flat:
-        inner = 0
-    elif isinstance(node, ast.TupleLit) and key.kind == "tuple" and all(a.kind in flat for a in key.arg):
-        inner = len(key.arg)
-    else:
-        return None
-    return 1 + 2 + inner  # the pair as an item of the list, its two items, the key's tuple
-
-
-def _holds_words(t: T) -> bool:
-    """Is comparing values of type t work in proportion to what they hold (texts, collections)?"""
-    if t.kind in ("text", "list", "pile"):
-        return True
-    return t.kind == "tuple" and any(_holds_words(a) for a in t.arg)
-
-
-def _holds_list(t: T) -> bool:
-    if t.kind in ("list", "pile"):
-        return True
-    return t.kind == "tuple" and any(_holds_list(a) for a in t.arg)
 
 
 def _chooses(b: ast.Block):
@@ -805,12 +755,3 @@ def _end_of(xs: str, index: str, helper: str) -> str:
 
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")
-
-
-def _size(node) -> int:
-    """How many AST nodes an expression holds: inlining copies it into every caller."""
-    if isinstance(node, (list, tuple)):
-        return sum(_size(n) for n in node)
-    if not attrs.has(type(node)):
-        return 0
-    return 1 + sum(_size(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")

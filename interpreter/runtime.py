@@ -579,7 +579,8 @@ class Game:
             self.hear(entry)
 
     def draw(self, n: int, src: list, dst: list, sid: int):
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         self.budget[0] -= n
         if n > len(src):
             raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
@@ -590,7 +591,8 @@ class Game:
             dst.append(src.pop())
 
     def draw_refill(self, n: int, src: list, refill: list, dst: list, sid: int):
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         self.budget[0] -= n
         for _ in range(n):
             if not src:
@@ -602,8 +604,16 @@ class Game:
             dst.append(src.pop())
 
     def move(self, card, src: list, dst: list, sid: int):
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         self.budget[0] -= len(src)
+        if isinstance(card, _Card):  # equal only to itself (no __eq__): list.index finds that one, in C
+            try:
+                del src[src.index(card)]
+            except ValueError:
+                raise self.error(sid, f"card {card} is not in the pile it should move from") from None
+            dst.append(card)
+            return
         for i, c in enumerate(src):
             if c is card:
                 del src[i]
@@ -612,7 +622,8 @@ class Game:
         raise self.error(sid, f"card {card} is not in the pile it should move from")
 
     def shuffle(self, pile: list):
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         # Fisher-Yates over random(): stable across Python versions, unlike random.shuffle
         self.budget[0] -= len(pile)
         rnd = self.rng.random

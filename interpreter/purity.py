@@ -1,6 +1,6 @@
 """Which functions of the rules are pure: their value, and the steps they spend, follow from their
-arguments alone. Generated code remembers such a function's recent values (compile.Gen.memo),
-so a heuristic that asks `stage_points(spaces, x)` for every figure and every option works each
+arguments alone. Generated code remembers such a function's recent values (compile_memo.py),
+so a heuristic that asks `points(board, x)` for every participant and every option works each
 distinct question out once. Conservative: anything that could read or change the game's state
 (a global, a field, a deck's cards, dice, a rule, a participant) makes a function impure.
 """
@@ -200,8 +200,9 @@ def _recursive(prog: Program) -> set[str]:
 
 def shared_lets(prog: Program, f: ast.FunctionDecl) -> dict[int, tuple[str, ...]]:
     """The `let`s at the top of a remembered function's body worth sharing between calls that
-    differ in other arguments (placement(p, t, v) works out the totals after t moves v once for
-    every p): id of the Let -> the parameters its value depends on, a strict part of them all."""
+    differ in other arguments (`score(p, t, v)` whose `let totals` reads only t and v works the
+    totals out once for every p): id of the Let -> the parameters its value depends on, a strict
+    part of them all."""
     if not isinstance(f.body, ast.Block):
         return {}
     params = {p.name: p for p in f.params}

@@ -134,20 +134,26 @@ def _max(xs):
 
 
 def _max_by(pairs):
-    # ties go to the earliest element: the order of the collection breaks them
-    best = None
-    for k, v in pairs:
-        if best is None or k > best[0]:
-            best = (k, v)
-    return best[1] if best else None
+    # ties go to the earliest element: the order of the collection breaks them (strictly greater)
+    if not pairs:
+        return None
+    rest = iter(pairs)
+    best = next(rest)  # the first is compared with no other, as before: its key may be anything
+    for pair in rest:
+        if pair[0] > best[0]:
+            best = pair
+    return best[1]
 
 
 def _min_by(pairs):
-    best = None
-    for k, v in pairs:
-        if best is None or k < best[0]:
-            best = (k, v)
-    return best[1] if best else None
+    if not pairs:
+        return None
+    rest = iter(pairs)
+    best = next(rest)
+    for pair in rest:
+        if pair[0] < best[0]:
+            best = pair
+    return best[1]
 
 
 def _sort_by(pairs, desc):

@@ -4,7 +4,6 @@ Registered on the `pitwall` group by cli.py."""
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,12 @@ from .cli import (
 )
 from .interpreter.errors import PitwallError
 from .interpreter.limits import GAMES_MAX, SEED_MAX
+
+
+def _json(value, indent: int) -> str:
+    import json  # only a run that prints JSON needs it: `pitwall --help` starts without
+
+    return json.dumps(value, indent=indent)
 
 
 def many_games_options(fn):
@@ -145,7 +150,7 @@ def simulate(ctx, game, variants, players, count, jobs, seed, agents, count_even
     elapsed = time.perf_counter() - start
     _plot(plot_summary, summary)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(_json(summary, indent=2))
     elif as_csv:
         click.echo(summary_csv(summary), nl=False)
     else:
@@ -206,7 +211,7 @@ def compare(ctx, game, variants, alternatives, players, count, jobs, seed, agent
     _plot(plot_configurations, [summary for _, summary, _ in played])
     if as_json:
         shown = [c for _, c in comparisons]
-        click.echo(json.dumps(shown[0] if len(shown) == 1 else shown, indent=2))
+        click.echo(_json(shown[0] if len(shown) == 1 else shown, indent=2))
     elif as_csv:
         click.echo(comparison_csv(comparisons), nl=False)
     else:
@@ -272,7 +277,7 @@ def sweep(ctx, game, variants, varies, players, count, jobs, seed, agents, count
         raise PitwallError(f"no point of the sweep could be played; the first: {failed[0]['error']}")
     _plot(plot_sweep, result)
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        click.echo(_json(result, indent=2))
     elif as_csv:
         _print_csv(flat_rows(result), result["vary"])
     else:

@@ -19,6 +19,9 @@ class Agent:
     # Asked again at the same decision, it picks the same (a function of the position, or of its
     # own seeded generator asked in the same order): a replay can check a record's picks against it.
     checkable = True
+    # A generator of floats in [0, 1) when the pick is int(quick() * len(options)) and nothing
+    # else (a random seat): Game.choose then picks without calling the agent
+    quick = None
 
     def pick(self, game, by, decision: str, options: list, prompt, prefer) -> int:
         raise NotImplementedError
@@ -39,7 +42,7 @@ class RandomAgent(Agent):
     runs_rules = False
 
     def __init__(self, seed: int, seat: int):
-        self.rnd = random.Random(seed * 1_000_003 + seat + 1).random
+        self.rnd = self.quick = random.Random(seed * 1_000_003 + seat + 1).random
 
     def pick(self, game, by, decision, options, prompt, prefer):
         return int(self.rnd() * len(options))

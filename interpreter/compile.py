@@ -13,16 +13,23 @@ import re
 import attrs
 
 from . import ast
+from .compile_cache import cached
+from .compile_memo import MemoGen
+from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
 from .errors import PitwallError, Span
+from .limits import INT_MAX
 from .link import Program
+from .purity import pure_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
 from .types import INT, T
 
+# Builtins over one collection that cost its length once (len costs nothing, sort n log n)
+PAID_ONCE = ("sum", "any", "all", "min", "max")
 AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
 SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "any": "any", "all": "all",
-                   "sort": "sorted", "min": "_min", "max": "_max"}
+                   "sort": "sorted", "min": "min", "max": "max"}
 
 
 @attrs.frozen
@@ -37,7 +44,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen:
+class Gen(MemoGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -54,6 +61,11 @@ class Gen:
         self.modified = {m.target for m in prog.modifiers}
         self.parts: list[tuple] = []
         self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
+        self.pure = pure_functions(prog, types) if REMEMBER else set()  # remembered: see compile_memo.py
+        self.per_state = state_memo_functions(prog) - self.pure if REMEMBER else set()
+        self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
+        self.function_params: tuple = ()
+        self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
 
     def template(self, text: str) -> str:
         """A template, parsed (the checker proved it), for generated code to name by number."""
@@ -95,13 +107,14 @@ class Gen:
     def charge(self, span: Span, body) -> None:
         """One shared step budget per game stops runaway loops and calls at their source line. A
         pass costs the nodes it evaluates (a long body is no cheaper than a loop over it)."""
-        self.line(f"_budget[0] -= {PASS_COST + _weight(body)}", span)
+        self.line(f"_budget[0] -= {PASS_COST + weight(body)}", span)
         self.line("if _budget[0] < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
         """A whole number stored in a variable, field or parameter stays within the range."""
         if t.kind == "int":
-            self.line(f"if not -_IMAX <= {place} <= _IMAX: _overflow({place})", span)
+            # the bounds as literals: a constant is cheaper to load than a name, and this runs at every store
+            self.line(f"if not {-INT_MAX!r} <= {place} <= {INT_MAX!r}: _overflow({place})", span)
 
     # ------------------------------------------------------------ module
     def module(self) -> None:
@@ -131,10 +144,12 @@ class Gen:
                      "_new", "_roll", "_sim_begin", "_sim_end"):
             self.line(f"{name} = _rt.{name[1:]}")
         self.line("_S = _rt.state")
+        self.line("_SM = _rt.memo")
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
-        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _deep, _chars = (_rt.metered[n] for n in "
-                  "('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_deep', '_chars'))")
+        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _sort_pairs, _deep, _chars = (_rt.metered[n] "
+                  "for n in ('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_sort_pairs', '_deep', "
+                  "'_chars'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -144,12 +159,15 @@ class Gen:
         for name, g in p.globals.items():
             self.line(f"_S.{GLOBAL_PREFIX}{name} = {self.initial(g)}", g.span)
             self.check_int(f"_S.{GLOBAL_PREFIX}{name}", self.prog_type(g), g.span)
+        self.forget(None)
         self.line("return None")
         self.indent -= 1
         view = f"f_{p.game.view}" if p.game and p.game.view else "None"
         self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
                   + ", ".join(f"{f!r}: f_{f}" for f in p.functions if not p.functions[f].params) + "}")
         self.indent -= 1
+        for site in self.memo_sites:  # module level: read by every game of the process
+            self.line(f"{site} = [0, 0, True, 0]")
 
     def record_class(self, rec: ast.RecordDecl) -> None:
         base = "_Participant" if rec.what == "participant" else "_Card"
@@ -207,7 +225,7 @@ class Gen:
         test = f"not ({self.expr(c.elem)})"
         if c.cond is not None:
             test = f"({self.expr(c.cond)}) and {test}"
-        cost = ITEM_COST + _weight((c.elem, c.cond, c.key))
+        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
         self.line(f"_at_row = next((_i for _i, l_{c.var} in enumerate(_spend(D_{d.name}, {cost})) if {test}), None)",
                   r.span)
         self.line(f"if _at_row is not None: _unmet({i}, _at_row, D_{d.name}, _ROWS[{d.name!r}])", r.span)
@@ -227,7 +245,7 @@ class Gen:
     def deck_entries(self, entries, card: str) -> None:
         for e in entries:
             if isinstance(e, ast.DeckFor):
-                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {PASS_COST + _weight(e.entries)}):", e.span)
+                self.line(f"for l_{e.var} in _spend({self.expr(e.iter)}, {PASS_COST + weight(e.entries)}):", e.span)
                 self.indent += 1
                 self.deck_entries(e.entries, card)
                 self.line("pass")
@@ -244,17 +262,22 @@ class Gen:
 
     def function(self, f: ast.FunctionDecl) -> None:
         mods = [m for m in self.prog.modifiers if m.target == f.name]
-        name = f"_base_{f.name}" if mods else f"f_{f.name}"
-        self.line(f"def {name}({self.params(f.params)}):", f.span)
+        remembered = f.name in self.pure or f.name in self.per_state
+        self.line(f"def {self.remembered_name(f, mods)}({self.params(f.params)}):", f.span)
         self.indent += 1
         self.entry(f)
         if isinstance(f.body, ast.Block):
+            # a list worked out in a let cannot leave through a value that is no list: shared safely
+            self.lets = shared_lets(self.prog, f) if REMEMBER and f.ret.name not in ("list", "pile") else {}
+            self.function_params = f.params
             self.block(f.body)
+            self.lets = {}
         else:
-            self.line(f"return {self.expr(f.body)}", f.body.span)
+            self.line(f"return {self.top(f.body, f.body.span)}", f.body.span)
         self.indent -= 1
         if mods:
-            self.line(f"def f_{f.name}({self.params(f.params)}):", f.span)
+            outer = f"_pure_{f.name}" if remembered else f"f_{f.name}"
+            self.line(f"def {outer}({self.params(f.params)}):", f.span)
             self.indent += 1
             self.line(f"l_result = _base_{f.name}({self.params(f.params)})", f.span)
             for m in mods:
@@ -267,6 +290,8 @@ class Gen:
                     self.indent -= 1
             self.line("return l_result")
             self.indent -= 1
+        if remembered:
+            self.memo(f, f"_pure_{f.name}")
 
     def rule(self, r: ast.RuleDecl) -> None:
         params = self.params(r.params)
@@ -304,22 +329,29 @@ class Gen:
 
     # ------------------------------------------------------------ statements
     def stmt_Let(self, s: ast.Let):
-        self.line(f"l_{s.name} = {self.expr(s.value)}", s.span)
+        if id(s) in self.lets:
+            self.shared_let(s, self.lets[id(s)])
+            return
+        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
         self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
     def stmt_Assign(self, s: ast.Assign):
-        value = self.expr(s.value)
+        value = self.top(s.value, s.span)
         kinds = self.type_of(s.target).kind, self.type_of(s.value).kind
         if kinds[0] == "pile" and kinds[1] != "pile":
             value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
         target = self.place(s.target)
         self.line(f"{target} = {value}", s.span)
         self.check_int(target, self.type_of(s.target), s.span)
+        if self.changes_state(s.target):
+            self.forget(s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
         target = self.place(s.target)
         self.line(f"{target} {s.op}= {self.expr(s.value)}", s.span)
         self.check_int(target, INT, s.span)
+        if self.changes_state(s.target):
+            self.forget(s.span)
 
     def stmt_CallStmt(self, s: ast.CallStmt):
         self.line(f"r_{s.call.name}({', '.join(self.expr(a) for a in s.call.args)})", s.span)
@@ -341,7 +373,7 @@ class Gen:
         # as a loop is the hottest place of all
         items = self.fresh()
         self.line(f"{items} = {self.expr(s.iter)}", s.span)
-        self.line(f"_budget[0] -= len({items}) * {PASS_COST + _weight(s.body)}", s.span)
+        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
         self.line("if _budget[0] < 0: _over()", s.span)
         it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
@@ -390,6 +422,7 @@ class Gen:
         src, dst = self.expr(s.source), self.expr(s.dest)
         # `is not`: the same pile reached by two names (an alias) keeps its cards
         self.line(f"if {src} is not {dst}: {dst}.extend(_spend({src})); {src}.clear()", s.span)
+        self.forget(s.span)
 
     def stmt_Shuffle(self, s: ast.Shuffle):
         self.line(f"_shuffle({self.expr(s.pile)})", s.span)
@@ -401,6 +434,8 @@ class Gen:
         name = t.name if isinstance(t, ast.Var) else t.obj.name
         call = f"_choose({by}, {name!r}, {self.expr(s.options)}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})"
         self.line(f"{self.place(t)} = {call}", s.span)
+        if self.changes_state(t):
+            self.forget(s.span)
 
     def prompt(self, s: ast.Choose) -> str:
         """A plain prompt is a constant; one that names values is worded only when a person is asked."""
@@ -417,7 +452,7 @@ class Gen:
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
         self.line(f"_sim_begin({self.sid(s.span)})", s.span)
-        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + _weight(s.body)}):", s.span)
+        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + weight(s.body)}):", s.span)
         self.indent += 1
         self.sim_var = s.var
         self.block(s.body)
@@ -437,7 +472,7 @@ class Gen:
         self.line(f"_finish({self.expr(s.winners)})", s.span)
 
     def stmt_Return(self, s: ast.Return):
-        self.line(f"return {self.expr(s.value)}", s.span)
+        self.line(f"return {self.top(s.value, s.span)}", s.span)
 
     def stmt_StopRule(self, s):
         self.line("return", s.span)
@@ -511,6 +546,8 @@ class Gen:
             return f"{n}({', '.join(args)})"
         if n in ("len", "count"):  # the length is known: no work in proportion to it
             return f"len({args[0]})"
+        if self.hoisted is not None and self.hoisted[0] is c:  # a statement's whole value: see top
+            return f"{SIMPLE_BUILTINS[n]}({self.paid(args[0], 1)})"
         if n in SIMPLE_BUILTINS:  # over a collection, the work is in proportion to its length
             spend = "_sort_spend" if n == "sort" else "_spend"
             arg = f"{spend}({args[0]})" if self.type_of(c.args[0]).kind in ("list", "pile") else args[0]
@@ -538,7 +575,7 @@ class Gen:
         if not self.inline_ok:
             return None
         if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
-                or len(self.inlining) >= 8 or _size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
+                or len(self.inlining) >= 8 or size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
             return None
         saved = self.subst
         self.subst = {p.name: a for p, a in zip(f.params, args)}
@@ -549,10 +586,40 @@ class Gen:
             self.inlining.pop()
             self.subst = saved
 
+    def top(self, e, span: Span) -> str:
+        """A statement's whole value. Where that is a comprehension or an aggregate, its collection
+        is the first thing the statement works out, so the collection and its cost can be lines
+        of their own before it (see comp): no call of _spend, in the hottest lines of most games."""
+        if isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
+            self.hoisted = (e.comp, span)
+        elif (isinstance(e, ast.Call) and e.name in PAID_ONCE and e.name not in self.prog.functions
+              and e.name not in self.prog.rules
+              and len(e.args) == 1 and self.type_of(e.args[0]).kind in ("list", "pile") and self.subst is None):
+            self.hoisted = (e, span)
+        try:
+            return self.expr(e)
+        finally:
+            self.hoisted = None
+
+    hoisted: tuple | None = None
+
+    def paid(self, collection: str, weight: int) -> str:
+        """The hoisted collection in a temporary, paid for as _spend would: lines before the statement."""
+        span, self.hoisted = self.hoisted[1], None
+        it = self.fresh()
+        self.line(f"{it} = {collection}", span)
+        self.line(f"_budget[0] -= len({it})" + (f" * {weight}" if weight != 1 else ""), span)
+        self.line("if _budget[0] < 0: _over()", span)
+        return it
+
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
         # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
-        it = f"_spend({self.expr(c.iter)}, {ITEM_COST + _weight((c.elem, c.cond, c.key))})"
+        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
+        if self.hoisted is not None and self.hoisted[0] is c:
+            it = self.paid(self.expr(c.iter), cost)
+        else:
+            it = f"_spend({self.expr(c.iter)}, {cost})"
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
@@ -579,11 +646,14 @@ class Gen:
         if c.key is None:
             if n == "sort":
                 return f"sorted(_sort_spend([{self.comp(c)}]), reverse={c.desc})"
-            return f"_{n}([{self.comp(c)}])"
+            return f"{n}([{self.comp(c)}])"  # min or max: Python's own (of nothing: the same error)
         def pair():
             return f"({self.expr(c.key)}, {self.expr(c.elem)})"
 
         if n == "sort":
+            per = pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
+            if per is not None:  # what measure() would find in each pair, known from the key's type
+                return f"_sort_by(_sort_pairs([{self.comp(c, pair)}], {per}), {c.desc})"
             return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
         return f"_{n}_by([{self.comp(c, pair)}])"
 
@@ -602,13 +672,16 @@ class Gen:
             return f"_mul({left}, {right})"
         if e.op == "+" and self.type_of(e).kind != "int":
             return f"_cat({left}, {right})"  # texts and lists: bounded, and paid for
-        if e.op in ("in", "notin") or (e.op in ("==", "!=") and _holds_list(self.type_of(e.left))):
+        if e.op in ("in", "notin") or (e.op in ("==", "!=") and holds_list(self.type_of(e.left))):
             # a scan or comparison of a whole collection; of texts or collections, all they hold
             rt = self.type_of(e.right)
-            shallow = rt.kind in ("list", "pile") and not _holds_words(rt.arg)
+            shallow = rt.kind in ("list", "pile") and not holds_words(rt.arg)
             right = f"_spend({right})" if shallow else f"_deep({right})"
-        elif e.op in ("==", "!=", "<", "<=", ">", ">=") and _holds_words(self.type_of(e.left)):
-            right = f"_deep({right})" if self.type_of(e.left).kind == "tuple" else f"_chars({right})"
+        elif e.op in ("==", "!=", "<", "<=", ">", ">=") and holds_words(self.type_of(e.left)):
+            if self.type_of(e.left).kind == "tuple":
+                right = f"_deep({right})"
+            elif not (isinstance(e.right, ast.Str) and len(e.right.value) >> 6 == 0):  # _chars would charge 0
+                right = f"_chars({right})"
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
         return f"({left} {op} {right})"
 
@@ -623,40 +696,6 @@ class Gen:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
 
 
-# What a loop pass and a comprehension item cost beyond the nodes they work out: Python's own work
-# for a pass (the jump, the budget) is worth a few nodes, and the cheapest loop must not outrun
-# the budget's few seconds.
-PASS_COST, ITEM_COST = 8, 2
-_LOOPS = (ast.For, ast.While, ast.Repeat, ast.Simultaneous, ast.DeckFor)
-
-
-def _weight(node) -> int:
-    """The nodes worked out once per pass of the code that holds them: a nested loop or
-    comprehension counts its header here and pays for its own passes."""
-    if isinstance(node, (list, tuple)):
-        return sum(_weight(n) for n in node)
-    if not attrs.has(type(node)):
-        return 0
-    if isinstance(node, _LOOPS):
-        return 1 + _weight(getattr(node, "iter", None) or getattr(node, "cond", None) or getattr(node, "count", None))
-    if isinstance(node, ast.Comprehension):
-        return 1 + _weight(node.iter)
-    return 1 + sum(_weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
-
-
-def _holds_words(t: T) -> bool:
-    """Is comparing values of type t work in proportion to what they hold (texts, collections)?"""
-    if t.kind in ("text", "list", "pile"):
-        return True
-    return t.kind == "tuple" and any(_holds_words(a) for a in t.arg)
-
-
-def _holds_list(t: T) -> bool:
-    if t.kind in ("list", "pile"):
-        return True
-    return t.kind == "tuple" and any(_holds_list(a) for a in t.arg)
-
-
 def _chooses(b: ast.Block):
     for s in b.stmts:
         if isinstance(s, ast.Choose):
@@ -668,7 +707,19 @@ def _chooses(b: ast.Block):
                 yield from _chooses(s.orelse)
 
 
+# False compiles the plain code, which remembers no function's values: tests/test_speed_paths.py
+# checks that both play every game alike, step for step
+REMEMBER = True
+
+
 def compile_program(prog: Program, types: dict[int, T]) -> Compiled:
+    """The program's Python code: from the user's cache when these rules were compiled before."""
+    if not REMEMBER:
+        return _compile_program(prog, types)
+    return cached(prog, lambda: _compile_program(prog, types))
+
+
+def _compile_program(prog: Program, types: dict[int, T]) -> Compiled:
     try:
         g, code = _generate(prog, types, inline=True)
     except (SyntaxError, RecursionError, MemoryError):
@@ -704,12 +755,3 @@ def _end_of(xs: str, index: str, helper: str) -> str:
 
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")
-
-
-def _size(node) -> int:
-    """How many AST nodes an expression holds: inlining copies it into every caller."""
-    if isinstance(node, (list, tuple)):
-        return sum(_size(n) for n in node)
-    if not attrs.has(type(node)):
-        return 0
-    return 1 + sum(_size(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")

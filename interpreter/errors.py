@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
-import attrs
 
-
-@attrs.frozen
 class Span:
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
+    """Where in a source text: file, line and column of the start and the end. Immutable and
+    compared by value. Written out rather than with attrs, so that `pitwall --help`, which
+    needs this module, does not wait for attrs to load."""
+
+    __slots__ = ("file", "line", "col", "end_line", "end_col")
+
+    def __init__(self, file: str, line: int, col: int, end_line: int, end_col: int):
+        for name, value in zip(self.__slots__, (file, line, col, end_line, end_col)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Span cannot change ({name})")
+
+    def _key(self) -> tuple:
+        return (self.file, self.line, self.col, self.end_line, self.end_col)
+
+    def __eq__(self, other) -> bool:
+        return self._key() == other._key() if type(other) is Span else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self):
+        return (Span, self._key())
+
+    def __repr__(self) -> str:
+        return "Span(" + ", ".join(f"{n}={v!r}" for n, v in zip(self.__slots__, self._key())) + ")"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"

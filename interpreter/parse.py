@@ -38,9 +38,7 @@ import pickle
 import re
 import threading
 from pathlib import Path
-
-from lark import Lark
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from . import ast, limits
@@ -49,6 +47,9 @@ from .errors import RulesSyntaxError, Span, read_text
 from .limits import BLOCK_DEPTH_MAX, EXPR_DEPTH_MAX, SOURCE_MAX
 from .syntax_errors import SYNTAX_EXAMPLES as SYNTAX_EXAMPLES  # read from here too (tests)
 from .syntax_errors import _BadCharacter, _in_words, _show, _syntax_error, _terminal_words, _Unexpected
+
+if TYPE_CHECKING:
+    from lark import Lark  # imported when the tables are built: a cached machine needs no Lark at all
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "grammar" / "pitwall.lark"
 _GRAMMAR_TEXT = GRAMMAR.read_text(encoding="utf-8")
@@ -73,6 +74,8 @@ def parser(strict: bool = False) -> Lark:
 
 
 def _build(strict: bool) -> Lark:
+    from lark import Lark
+
     return Lark(
         _GRAMMAR_TEXT,
         parser="lalr",
@@ -108,18 +111,23 @@ def parse_file(path: str | Path) -> ast.SourceFile:
             pass
     tree = parse(text, str(path))
     if cached is not None:
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL))
-            tmp.replace(cached)
-        except OSError:
-            pass
+        _store(cached, tree)
     return tree
 
 
+def _store(path: Path, value) -> None:
+    """Into the cache, atomically (a process reading it meanwhile sees the old file or the new)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.replace(path)
+    except (OSError, pickle.PicklingError, AttributeError, TypeError):
+        pass  # no cache, only slower
+
+
 # The modules whose code decides a parse: this one, the AST builder and the syntax errors' messages.
-_CODE_FILES = ("parse.py", "build_ast.py", "syntax_errors.py")
+_CODE_FILES = ("parse.py", "build_ast.py", "syntax_errors.py", "errors.py")
 
 
 def _code_key() -> str:
@@ -138,11 +146,20 @@ _CODE_KEY = _code_key()
 
 def _cache_path(text: str, path: str) -> Path | None:
     """Parsed files are cached by content (like Lark's grammar cache); PITWALL_NO_CACHE=1 turns it off."""
+    return _cache_file("ast-" + hashlib.sha256(f"{__version__}\0{_CODE_KEY}\0{path}\0{text}".encode()).hexdigest()[:32])
+
+
+def cache_dir() -> Path | None:
+    """The user's cache directory for Pitwall; None with PITWALL_NO_CACHE=1."""
     if os.environ.get("PITWALL_NO_CACHE"):
         return None
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = hashlib.sha256(f"{__version__}\0{_CODE_KEY}\0{path}\0{text}".encode()).hexdigest()[:32]
-    return Path(root) / "pitwall" / f"ast-{key}.pickle"
+    return Path(root) / "pitwall"
+
+
+def _cache_file(name: str) -> Path | None:
+    root = cache_dir()
+    return None if root is None else root / f"{name}.pickle"
 
 
 # ---------------------------------------------------------------- the text as a whole
@@ -275,11 +292,23 @@ class _Plan:
         if self.mode in (_EXPR, _FLOW, _ROOT) and self.method is None:
             raise AssertionError(f"grammar rule {self.name} has no method in _ToAst")
 
+    # Cached with the machine: the AST builder's method is looked up again by name (some are made
+    # at import, and a function made inside another cannot be pickled)
+    def __getstate__(self):
+        return {k: getattr(self, k) for k in self.__slots__ if k != "method"}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            setattr(self, k, v)
+        self.method = getattr(_ToAst, self.name, None)
+
 
 class _Machine:
     """Lark's LALR tables as plain dicts (a shift is the next state, a reduce its _Plan), and its lexer."""
 
     def __init__(self, lark: Lark):
+        from lark.parsers.lalr_analysis import Shift
+
         table = lark.parser.parser.parser.parse_table
         plans: dict[int, _Plan] = {}
         self.states: dict[int, dict] = {}
@@ -334,8 +363,25 @@ def _tables() -> _Machine:
     global _machine
     with _lock:
         if _machine is None:
-            _machine = _Machine(parser())
+            _machine = _cached_machine()
         return _machine
+
+
+def _cached_machine() -> _Machine:
+    """The tables from the user's cache directory, made from Lark's once per version of the
+    grammar and of this code (importing and running Lark takes longer than a check of a file)."""
+    cached = _cache_file("machine-" + hashlib.sha256(f"{__version__}\0{_CODE_KEY}".encode()).hexdigest()[:32])
+    if cached is not None and cached.exists():
+        try:
+            machine = pickle.loads(cached.read_bytes())
+            if isinstance(machine, _Machine):
+                return machine
+        except Exception:  # noqa: BLE001 - a stale or broken cache entry is simply re-made
+            pass
+    machine = _Machine(parser())
+    if cached is not None:
+        _store(cached, machine)
+    return machine
 
 
 def expected_words(terminals) -> list[str]:

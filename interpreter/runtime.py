@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from operator import itemgetter
 
 from .blame import blame
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
@@ -133,26 +134,35 @@ def _max(xs):
 
 
 def _max_by(pairs):
-    # ties go to the earliest element: the order of the collection breaks them
-    best = None
-    for k, v in pairs:
-        if best is None or k > best[0]:
-            best = (k, v)
-    return best[1] if best else None
+    # ties go to the earliest element: the order of the collection breaks them (strictly greater)
+    if not pairs:
+        return None
+    rest = iter(pairs)
+    best = next(rest)  # the first is compared with no other, as before: its key may be anything
+    for pair in rest:
+        if pair[0] > best[0]:
+            best = pair
+    return best[1]
 
 
 def _min_by(pairs):
-    best = None
-    for k, v in pairs:
-        if best is None or k < best[0]:
-            best = (k, v)
-    return best[1] if best else None
+    if not pairs:
+        return None
+    rest = iter(pairs)
+    best = next(rest)
+    for pair in rest:
+        if pair[0] < best[0]:
+            best = pair
+    return best[1]
 
 
 def _sort_by(pairs, desc):
     # list.sort is stable, also with reverse=True, so equal keys keep the collection's order
-    pairs.sort(key=lambda kv: kv[0], reverse=desc)
+    pairs.sort(key=_KEY, reverse=desc)
     return [v for _, v in pairs]
+
+
+_KEY = itemgetter(0)
 
 
 def _plural(n: int, word: str) -> str:
@@ -287,6 +297,18 @@ def metered(budget: list) -> dict:
             charge(measure(xs) * len(xs).bit_length())
         return xs
 
+    def sort_pairs(xs, per):
+        # sort_spend of (key, element) pairs whose measure the compiler knows: `per` for each
+        n = len(xs)
+        bits = n.bit_length()
+        budget[0] -= n * (2 + bits)
+        if budget[0] < 0:
+            raise OutOfSteps
+        budget[0] -= n * per * bits
+        if budget[0] < 0:
+            raise OutOfSteps
+        return xs
+
     def charge(steps: int):
         budget[0] -= steps
         if budget[0] < 0:
@@ -302,7 +324,7 @@ def metered(budget: list) -> dict:
         return s
 
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
-            "_sort_spend": sort_spend, "_deep": deep, "_chars": chars}
+            "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars}
 
 
 def measure(x) -> int:
@@ -370,6 +392,9 @@ class Game:
         self.participants = [kind(name, seat, True) for seat, name in enumerate(players)]
         self.by_name = {p.name: p for p in self.participants}
         self.state = State(list(self.participants))
+        # Values of functions remembered for the state as it is (compile_memo.py): generated code
+        # empties it on every change it makes, and so does each change made here
+        self.memo: dict = {}
         if not self.telling:
             self.emit = _no_emit
         elif not record:
@@ -390,10 +415,12 @@ class Game:
 
     def start(self):
         """Set the globals up as the rules declare them, before a scenario states its position."""
+        self.memo.clear()
         self._init()
 
     def run_rule(self, name: str, args: list):
         """Run one rule from the current state (scenarios start mid-game)."""
+        self.memo.clear()
         try:
             self._rules[name](*args)
         except _Finished:
@@ -459,6 +486,7 @@ class Game:
     def value_of(self, function: str):
         """A function of the rules without parameters, worked out now (invariants, a scenario's
         expectations): side work, like an agent's."""
+        self.memo.clear()
         try:
             return self.spent_apart(self._values[function])
         except Exception as exc:  # noqa: BLE001 - a rule failed; report it at its source line
@@ -488,6 +516,7 @@ class Game:
 
     def view_of(self, player) -> str:
         """The rules' view for one player (`game { view NAME }`), as lines of text."""
+        self.memo.clear()
         seen = self.spent_apart(lambda: self._view(player))
         return seen if isinstance(seen, str) else "\n".join(seen)
 
@@ -505,19 +534,20 @@ class Game:
         n = len(options)
         if n == 0:
             raise self.error(sid, f"{by} must choose {name!r} but has no legal option")
-        if by.is_player:
-            agent = self.agents[by.seat]
-        else:
-            agent = self.auto_agent
+        agent = self.agents[by.seat] if by.is_player else self.auto_agent
         self.budget[0] -= CHOOSE_STEPS + n
-        if not (n > 1 or agent.asks_always):
+        if n == 1 and not agent.asks_always:
             index = 0
+        elif agent.quick is not None:  # a random seat: its pick, without the general path's calls
+            index = int(agent.quick() * n)
         elif agent.runs_rules:
             index = self.spent_apart(lambda: outside(agent.pick, self, by, name, options, prompt, prefer))
-        else:  # a random or first pick: no work of the rules to budget apart
+            if not 0 <= index < n:
+                raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
+        else:  # a first pick, a person: no work of the rules to budget apart
             index = outside(agent.pick, self, by, name, options, prompt, prefer)
-        if not 0 <= index < n:
-            raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
+            if not 0 <= index < n:
+                raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]
         if self.record:
             entry = ("d", by.name, name, index, n, self.words(describe(choice)), self.sim_depth > 0)
@@ -555,6 +585,8 @@ class Game:
             self.hear(entry)
 
     def draw(self, n: int, src: list, dst: list, sid: int):
+        if self.memo:
+            self.memo.clear()
         self.budget[0] -= n
         if n > len(src):
             raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
@@ -565,6 +597,8 @@ class Game:
             dst.append(src.pop())
 
     def draw_refill(self, n: int, src: list, refill: list, dst: list, sid: int):
+        if self.memo:
+            self.memo.clear()
         self.budget[0] -= n
         for _ in range(n):
             if not src:
@@ -576,7 +610,16 @@ class Game:
             dst.append(src.pop())
 
     def move(self, card, src: list, dst: list, sid: int):
+        if self.memo:
+            self.memo.clear()
         self.budget[0] -= len(src)
+        if isinstance(card, _Card):  # equal only to itself (no __eq__): list.index finds that one, in C
+            try:
+                del src[src.index(card)]
+            except ValueError:
+                raise self.error(sid, f"card {card} is not in the pile it should move from") from None
+            dst.append(card)
+            return
         for i, c in enumerate(src):
             if c is card:
                 del src[i]
@@ -585,6 +628,8 @@ class Game:
         raise self.error(sid, f"card {card} is not in the pile it should move from")
 
     def shuffle(self, pile: list):
+        if self.memo:
+            self.memo.clear()
         # Fisher-Yates over random(): stable across Python versions, unlike random.shuffle
         self.budget[0] -= len(pile)
         rnd = self.rng.random
@@ -609,6 +654,7 @@ class Game:
                                    hint=f"known: {', '.join(self.by_name)}") from None
 
     def new(self, kind, name: str, sid: int):
+        self.memo.clear()
         # A participant lives as long as the game: dear in steps, so no loop makes millions.
         self.budget[0] -= NEW_STEPS
         # Names identify participants in records, results and player(): they must be unique.

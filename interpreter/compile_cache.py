@@ -1,0 +1,61 @@
+"""Compiled programs kept in the user's cache directory, so `pitwall check` and every later run of
+the same rules skip the code generator and Python's compiler.
+
+The key is everything that decides the generated code: Pitwall's version, the interpreter's own
+modules and grammar, and the program itself (each rules file's path and text in order, and the
+constants as settings and `-v NAME=VALUE` left them). A change to any of them is another key, so a
+stale entry is never read; PITWALL_NO_CACHE=1 turns the cache off. The entry is what the compiler
+made, nothing else: the cache directory is trusted as much as the parse cache next to it.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import marshal
+import pickle
+from pathlib import Path
+
+from .. import __version__
+from .parse import _store, cache_dir
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The interpreter's modules and the grammar, as this process read them."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(__version__.encode())
+    files = sorted(root.joinpath("interpreter").glob("*.py")) + sorted(root.joinpath("grammar").glob("*.lark"))
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _key(prog) -> str:
+    h = hashlib.sha256(_code_digest().encode())
+    for path, text in prog.sources.items():
+        h.update(b"\0" + path.encode() + b"\0" + text.encode("utf-8", "surrogatepass"))
+    for name, const in prog.consts.items():  # settings and -v NAME=VALUE replace a constant's value
+        h.update(b"\0" + name.encode() + b"\0" + repr(const.value).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:32]
+
+
+def cached(prog, make):
+    """The Compiled of `prog`: from the cache, else made by make() and kept."""
+    root = cache_dir()
+    if root is None or not prog.sources:
+        return make()
+    from .compile import Compiled
+
+    path = root / f"compiled-{_key(prog)}.pickle"
+    if path.exists():
+        try:
+            fields, code = pickle.loads(path.read_bytes())
+            return Compiled(code=marshal.loads(code), **fields)
+        except Exception:  # noqa: BLE001 - a stale or broken entry is simply made again
+            pass
+    made = make()
+    fields = {k: getattr(made, k) for k in ("source", "linemap", "spans", "events", "event_params", "templates",
+                                              "parts")}
+    _store(path, (fields, marshal.dumps(made.code)))
+    return made

@@ -1,0 +1,138 @@
+"""The memo parts of the code generator (compile.Gen inherits them): remembered pure functions,
+functions and `let`s remembered per state of the game, and the lines that forget on a change.
+
+Every remembered value keeps the steps its work cost, and a look-up charges them again, so the
+budget runs exactly as if the work were done again (the steps follow from the same arguments and
+state as the value). See purity.py for which functions qualify.
+"""
+
+from __future__ import annotations
+
+from . import ast
+
+# A table holds at most MEMO_SIZE values (then starts again empty); lists and texts of more than
+# MEMO_ITEM items are never keys (their keys would cost what the work does, and fill memory).
+MEMO_SIZE, MEMO_ITEM = 4096, 64
+# Every MEMO_TRIAL misses a table looks back: unless its answers from memory saved at least
+# MEMO_WORTH steps of work per look-up (a look-up costs about what that many steps do), later
+# games of the process skip it: a table that mostly misses, or remembers cheap work, only costs.
+# Which way a call goes never changes a value or a step, only the time.
+MEMO_TRIAL, MEMO_WORTH = 512, 30
+
+
+class MemoGen:
+    def remembered_name(self, f: ast.FunctionDecl, mods) -> str:
+        """The Python name a function's own body is compiled under."""
+        if mods:
+            return f"_base_{f.name}"
+        return f"_pure_{f.name}" if f.name in self.pure or f.name in self.per_state else f"f_{f.name}"
+
+    def _key(self, params) -> tuple[str, str | None]:
+        keys = "".join((f"tuple(l_{p.name})" if p.type.name in ("list", "pile") else f"l_{p.name}") + ", "
+                       for p in params)
+        big = [f"len(l_{p.name}) > {MEMO_ITEM}" for p in params if p.type.name in ("list", "pile", "text")]
+        return keys, " or ".join(big) or None
+
+    def memo(self, f: ast.FunctionDecl, inner: str) -> None:
+        """f_NAME answers from a table: per function for a pure one (its arguments say all), the
+        game's per-state table _SM otherwise (emptied by every change of the state). A pure
+        function's lists are kept as tuples and handed out as fresh lists, as its body would."""
+        pure = f.name in self.pure
+        params = self.params(f.params)
+        keys, big = self._key(f.params)
+        table = f"_memo_{f.name}" if pure else "_SM"
+        listy = f.ret.name == "list"
+        out = "list(_hit[0])" if listy else "_hit[0]"
+        if pure:
+            self.line(f"{table} = {{}}", f.span)
+            key = f"({keys})"
+        else:
+            key = f"({f.name!r}, {keys})"
+        stats = self.memo_site(f.name)
+        self.line(f"def f_{f.name}({params}):", f.span)
+        self.indent += 1
+        if big:
+            self.line(f"if {big}: return {inner}({params})", f.span)
+        self.line(f"_key = {key}", f.span)
+        self.line(f"_hit = {table}.get(_key)", f.span)
+        self.line("if _hit is None:", f.span)
+        self.indent += 1
+        self.line("_before = _budget[0]", f.span)
+        self.line(f"_value = {'tuple' if listy else ''}({inner}({params}))", f.span)
+        self.line(f"if len({table}) >= {MEMO_SIZE}: {table}.clear()", f.span)
+        self.line(f"{table}[_key] = _hit = (_value, _before - _budget[0])", f.span)
+        self.missed(stats, f.span)
+        self.line(f"return {out}", f.span)
+        self.indent -= 1
+        self.line(f"{stats}[1] += 1", f.span)
+        self.line(f"{stats}[3] += _hit[1]", f.span)
+        self.line("_budget[0] -= _hit[1]", f.span)
+        self.line("if _budget[0] < 0: _over()", f.span)
+        self.line(f"return {out}", f.span)
+        self.indent -= 1
+        self.line(f"if not {stats}[2]: f_{f.name} = {inner}", f.span)
+
+    def memo_site(self, name) -> str:
+        """A table's record at module level, shared by the games of a process: [misses, hits, on,
+        steps saved]."""
+        self.memo_sites.append(f"_M_{name}")
+        return f"_M_{name}"
+
+    def missed(self, stats: str, span) -> None:
+        self.line(f"{stats}[0] += 1", span)
+        worth = f"{stats}[3] >= {MEMO_WORTH} * ({stats}[0] + {stats}[1])"
+        self.line(f"if not {stats}[0] % {MEMO_TRIAL}: {stats}[2] = {worth}", span)
+
+    def shared_let(self, s: ast.Let, deps: tuple[str, ...]) -> None:
+        """A `let` of a remembered function whose value depends on some of its parameters only:
+        worked out once per state for each value of those (see purity.shared_lets)."""
+        params = [p for p in self.function_params if p.name in deps]
+        keys, big = self._key(params)
+        sid = self.sid(s.span)
+        stats = self.memo_site(sid)
+        self.line(f"if not {stats}[2]:", s.span)  # skipped by now: worked out every time
+        self.indent += 1
+        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
+        self.indent -= 1
+        self.line("else:", s.span)
+        self.indent += 1
+        self.shared_let_remembered(s, sid, stats, keys, big)
+        self.indent -= 1
+        self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
+
+    def shared_let_remembered(self, s: ast.Let, sid: int, stats: str, keys: str, big: str | None) -> None:
+        self.line(f"_key = ({sid}, {keys})", s.span)
+        self.line("_hit = _SM.get(_key)" + (f" if not ({big}) else None" if big else ""), s.span)
+        self.line("if _hit is None:", s.span)
+        self.indent += 1
+        self.line("_before = _budget[0]", s.span)
+        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
+        if big:
+            self.line(f"if not ({big}):", s.span)
+            self.indent += 1
+        self.line(f"if len(_SM) >= {MEMO_SIZE}: _SM.clear()", s.span)
+        self.line(f"_SM[_key] = (l_{s.name}, _before - _budget[0])", s.span)
+        if big:
+            self.indent -= 1
+        self.missed(stats, s.span)
+        self.indent -= 1
+        self.line("else:", s.span)
+        self.indent += 1
+        self.line(f"{stats}[1] += 1", s.span)
+        self.line(f"{stats}[3] += _hit[1]", s.span)
+        self.line(f"l_{s.name} = _hit[0]", s.span)
+        self.line("_budget[0] -= _hit[1]", s.span)
+        self.line("if _budget[0] < 0: _over()", s.span)
+        self.indent -= 1
+
+    def changes_state(self, target) -> bool:
+        """Does assigning to this place change the game (not a local, nor a local map's entry)?"""
+        if isinstance(target, ast.Var):
+            return not self.is_local(target)
+        if isinstance(target, ast.Index) and isinstance(target.obj, ast.Var) and self.is_local(target.obj):
+            return self.type_of(target.obj).kind != "map"
+        return True
+
+    def forget(self, span) -> None:
+        """The state changed: what was remembered of the one before no longer holds."""
+        self.line("if _SM: _SM.clear()", span)

@@ -1,0 +1,72 @@
+"""The user's cache directory: compiled programs and the parser's tables are read back as they
+were made, under a key that changes with anything that decides them (the rest of the suite runs
+with PITWALL_NO_CACHE=1)."""
+
+from __future__ import annotations
+
+import pytest
+from pitwall.interpreter import parse
+from pitwall.interpreter.engine import new_game, player_names
+from pitwall.interpreter.load import build, find_game
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.delenv("PITWALL_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "pitwall"
+
+
+def _build(settings=(), base=None):
+    g = find_game("race_formula_90")
+    return build(base or g.base_files(), [], g, settings=settings)
+
+
+def _record(loaded, seed: int):
+    names = player_names(loaded, 4)
+    game, _ = new_game(loaded, names, ["heuristic", "random", "heuristic", "random"], seed)
+    game.run()
+    return [e[:2] + e[3:] if e[0] == "e" else e for e in game.log], game.budget[0]
+
+
+def test_a_cached_program_plays_as_the_one_just_compiled(cache):
+    made = _build()
+    entries = sorted(cache.glob("compiled-*.pickle"))
+    assert len(entries) == 1
+    read = _build()
+    assert read.compiled.source == made.compiled.source and read.compiled.spans == made.compiled.spans
+    assert sorted(cache.glob("compiled-*.pickle")) == entries  # read, not made again
+    for seed in range(3):
+        assert _record(read, seed) == _record(made, seed)
+
+
+def test_settings_and_changed_files_are_other_entries(cache, tmp_path):
+    _build()
+    _build((("track", "hungaroring"),))
+    assert len(list(cache.glob("compiled-*.pickle"))) == 2
+    # a copy of the game whose rules say one word more: another key
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    files = []
+    for f in find_game("race_formula_90").base_files():
+        (copy / f.name).write_text(f.read_text(encoding="utf-8") + ("\n# changed\n" if f.name == "rules.pw" else ""),
+                                   encoding="utf-8")
+        files.append(copy / f.name)
+    _build(base=files)
+    assert len(list(cache.glob("compiled-*.pickle"))) == 3
+
+
+def test_a_broken_entry_is_made_again(cache):
+    made = _build()
+    for entry in cache.glob("compiled-*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    assert _build().compiled.source == made.compiled.source
+
+
+def test_the_parsers_tables_from_the_cache_parse_alike(cache, monkeypatch):
+    text = find_game("why_first").path.joinpath("rules.pw").read_text(encoding="utf-8")
+    monkeypatch.setattr(parse, "_machine", None)
+    fresh = parse.parse(text, "rules.pw")
+    assert len(list(cache.glob("machine-*.pickle"))) == 1
+    monkeypatch.setattr(parse, "_machine", None)
+    assert parse.parse(text, "rules.pw") == fresh  # this time from the pickled tables

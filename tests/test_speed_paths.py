@@ -1,0 +1,50 @@
+"""The fast paths play every game exactly as the plain ones: the same records, line for line, and
+the same steps spent, of the game's budget and of the side budget.
+
+Fast: functions remembered by their arguments or per state of the game (compile_memo.py), and a
+random seat picked without calling its agent (Game.choose). Plain: code compiled with
+compile.REMEMBER off, and random agents asked through the general path. Seats alternate heuristic
+and random agents, so both kinds of decision meet both kinds of code.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pitwall.interpreter import compile as compile_module
+from pitwall.interpreter.engine import new_game, player_names
+from pitwall.interpreter.load import build, find_game
+from pitwall.interpreter.runtime import describe
+
+GAMES = [  # game, players, settings, seeds
+    ("why_first", 4, (), 300),
+    ("street_illegal", 3, (), 300),
+    ("race_formula_90", 4, (("track", "monza"),), 60),
+]
+
+
+def _loaded(game: str, settings, remember: bool, monkeypatch):
+    monkeypatch.setattr(compile_module, "REMEMBER", remember)
+    g = find_game(game)
+    return build(g.base_files(), [], g, settings=settings)
+
+
+def _play(loaded, players: int, seed: int, plain: bool):
+    names = player_names(loaded, players)
+    agents = ["heuristic" if (seat + seed) % 2 else "random" for seat in range(players)]
+    game, _ = new_game(loaded, names, agents, seed)
+    if plain:
+        for agent in game.agents:
+            agent.quick = None  # the random agent asked as any agent is
+    result = game.run()
+    # events hold the game's own participants and cards: compared by their words
+    log = [e[:2] + (describe(list(e[2])),) + e[3:] if e[0] == "e" else e for e in game.log]
+    return log, [p.name for p in result], game.budget[0], game.side[0]
+
+
+@pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])
+def test_fast_and_plain_paths_play_alike(game, players, settings, seeds, monkeypatch):
+    fast = _loaded(game, settings, True, monkeypatch)
+    plain = _loaded(game, settings, False, monkeypatch)
+    assert "_hit = " in fast.compiled.source and "_hit = " not in plain.compiled.source
+    for seed in range(seeds):
+        assert _play(fast, players, seed, False) == _play(plain, players, seed, True), f"seed {seed}"

@@ -38,6 +38,8 @@ GAMES = [
     ("race_formula_90", (), 4, 1, "heuristic"),  # Monza, 4 players and 4 robots
     ("race_formula_90", (), 2, 2, "random"),  # 3 FAST and 3 SLOW robots
     ("race_formula_90", (), 6, 3, "heuristic", (("track", "hungaroring"),)),
+    ("race_formula_90", ("advanced",), 4, 19, "heuristic"),  # every Advanced module; a Safety Car
+    ("race_formula_90", ("junior", "players_rescue"), 3, 2, "random", (("track", "hungaroring"),)),
 ]
 
 

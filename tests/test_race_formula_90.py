@@ -15,8 +15,11 @@ A listener checks after every single event (as in test_properties.py and test_st
     the race hold none, and the 30 damage discs are conserved (the bag plus the cars);
   * robots: robots never hold Race Cards (hand, frozen, target, played) nor damage;
   * turns: every car takes exactly one individual turn each game turn (counted from the events:
-    robot_moves, plays_cards, skips, reenters, or its elimination while off-track), cars out of
-    the race at most one, and every car in the race has `moved` set when the next turn begins;
+    robot_moves, plays_cards, skips, reenters, or its elimination while off-track when it has not
+    yet taken its turn; under the Off-track and Safety Car module also a turn lost as the Safety Car
+    enters, a turn behind it, a pit stop behind it, and the frozen finish behind it at the last
+    turn), cars out of the race at most one, and every car in the race has `moved` set when the
+    next turn begins;
     a car pits at most once a turn; the turns run 1..LAST_TURN in order;
   * leader: the rules' leader() is the first of race_order(), which is the order of the cars by
     (progress, place) worked out here;
@@ -57,7 +60,10 @@ DISCS = 30
 PROPERTIES = ("crash", "cards", "table", "chips", "damage", "robots", "turns", "leader", "winner", "invariants",
               "places")
 # the events by which a car takes its individual turn (an off-track car's elimination, too)
-TURN_EVENTS = {"robot_moves", "plays_cards", "skips", "reenters"}
+TURN_EVENTS = {"robot_moves", "plays_cards", "skips", "reenters",
+               # variants/off_track.pw: a turn lost when the Safety Car comes out, a turn behind it,
+               # a pit stop behind it (which ends the turn), the last turn's frozen finish
+               "loses_turn", "sc_follows", "rejoins_queue", "finishes_frozen"}
 # events that end a car's move or come between turns: no card lies on the table
 TABLE_CLEAR = {"turn_begins", "wins", "stands", "robot_moves", "skips", "pits", "reenters", "contest_begins",
                "contest_result", "on_trajectory", "new_stage", "robot_refuels", "starting_grid"}
@@ -239,7 +245,8 @@ class Checker:
             self.turns.clear()
             self.pits.clear()
             self.out_before = {c.name for c in cars if c.out}
-        elif name in TURN_EVENTS or (name == "eliminated" and args[0].name in self.off):
+        elif name in TURN_EVENTS or (name == "eliminated" and args[0].name in self.off
+                                      and not self.turns[args[0].name]):
             who = args[0].name
             self.turns[who] += 1
             if self.turns[who] > 1:

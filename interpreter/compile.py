@@ -25,8 +25,6 @@ from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template, template_roots
 from .types import INT, T
 
-SMALL_MAX = 2**30 - 1  # within INT_MAX: a number in -SMALL_MAX..SMALL_MAX is in range
-
 # Builtins over one collection that cost its length once (len costs nothing, sort n log n)
 PAID_ONCE = ("sum", "any", "all", "min", "max")
 AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
@@ -119,11 +117,8 @@ class Gen(MemoGen):
     def check_int(self, place: str, t: T, span: Span) -> None:
         """A whole number stored in a variable, field or parameter stays within the range."""
         if t.kind == "int":
-            # the bounds as literals: a constant is cheaper to load than a name, and this runs at every
-            # store. Most numbers fit in one 30-bit digit, whose comparisons CPython specializes (3x as
-            # fast as with the range's 63-bit bounds): those are tested first, the rest against the range.
-            self.line(f"if not {-SMALL_MAX!r} <= {place} <= {SMALL_MAX!r} "
-                      f"and not {-INT_MAX!r} <= {place} <= {INT_MAX!r}: _overflow({place})", span)
+            # the bounds as literals: a constant is cheaper to load than a name, and this runs at every store
+            self.line(f"if not {-INT_MAX!r} <= {place} <= {INT_MAX!r}: _overflow({place})", span)
 
     # ------------------------------------------------------------ module
     def module(self) -> None:
@@ -353,15 +348,8 @@ class Gen(MemoGen):
         if kinds[0] == "pile" and kinds[1] != "pile":
             value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
         target = self.place(s.target)
-        if self.type_of(s.target).kind == "int" and ("." in target or "[" in target):
-            # the number checked is the one stored, read from a local rather than the place again
-            # (worked out in the same order: the value, then the place)
-            self.line(f"_v = {value}", s.span)
-            value, checked = "_v", "_v"
-        else:
-            checked = target
         self.line(f"{target} = {value}", s.span)
-        self.check_int(checked, self.type_of(s.target), s.span)
+        self.check_int(target, self.type_of(s.target), s.span)
         if self.changes_state(s.target):
             self.forget(s.span)
 

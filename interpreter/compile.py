@@ -56,7 +56,6 @@ class Gen(MemoGen):
         self.events = list(prog.events)
         self.locals: list[set[str]] = []
         self.tmp = 0
-        self.in_game = False  # inside _new_game: each def declares the budget nonlocal
         self.subst: dict[str, str] | None = None  # parameter -> argument code, inside an inlined call
         self.inlining: list[str] = []
         self.modified = {m.target for m in prog.modifiers}
@@ -94,9 +93,6 @@ class Gen(MemoGen):
     def line(self, text: str, span: Span | None = None) -> None:
         self.lines.append("    " * self.indent + text)
         self.linemap.append(span)
-        if self.in_game and text.startswith("def "):  # charges set the game's budget, an int in a cell
-            self.lines.append("    " * (self.indent + 1) + "nonlocal _budget")
-            self.linemap.append(span)
 
     def sid(self, span: Span) -> int:
         if span not in self.span_ids:
@@ -111,8 +107,8 @@ class Gen(MemoGen):
     def charge(self, span: Span, body) -> None:
         """One shared step budget per game stops runaway loops and calls at their source line. A
         pass costs the nodes it evaluates (a long body is no cheaper than a loop over it)."""
-        self.line(f"_budget -= {PASS_COST + weight(body)}", span)
-        self.line("if _budget < 0: _over()", span)
+        self.line(f"_budget[0] -= {PASS_COST + weight(body)}", span)
+        self.line("if _budget[0] < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
         """A whole number stored in a variable, field or parameter stays within the range."""
@@ -151,11 +147,9 @@ class Gen(MemoGen):
         self.line("_SM = _rt.memo")
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
-        # an int in a closure cell, which every function below declares nonlocal (see line)
-        self.line("_budget = _rt.budget[0]")
-        self.line("_over, _spend, _cat, _range, _sort_spend, _sort_pairs, _deep, _chars = "
-                  "_rt.adopt((lambda: _budget).__closure__[0])")
-        self.in_game = True
+        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _sort_pairs, _deep, _chars = (_rt.metered[n] "
+                  "for n in ('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_sort_pairs', '_deep', "
+                  "'_chars'))")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -172,7 +166,6 @@ class Gen(MemoGen):
         self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
                   + ", ".join(f"{f!r}: f_{f}" for f in p.functions if not p.functions[f].params) + "}")
         self.indent -= 1
-        self.in_game = False
         for site in self.memo_sites:  # module level: read by every game of the process
             self.line(f"{site} = [0, 0, True, 0]")
 
@@ -380,8 +373,8 @@ class Gen(MemoGen):
         # as a loop is the hottest place of all
         items = self.fresh()
         self.line(f"{items} = {self.expr(s.iter)}", s.span)
-        self.line(f"_budget -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
-        self.line("if _budget < 0: _over()", s.span)
+        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
+        self.line("if _budget[0] < 0: _over()", s.span)
         it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
         self.indent += 1
@@ -615,8 +608,8 @@ class Gen(MemoGen):
         span, self.hoisted = self.hoisted[1], None
         it = self.fresh()
         self.line(f"{it} = {collection}", span)
-        self.line(f"_budget -= len({it})" + (f" * {weight}" if weight != 1 else ""), span)
-        self.line("if _budget < 0: _over()", span)
+        self.line(f"_budget[0] -= len({it})" + (f" * {weight}" if weight != 1 else ""), span)
+        self.line("if _budget[0] < 0: _over()", span)
         return it
 
     def comp(self, c: ast.Comprehension, elem=None) -> str:

@@ -57,17 +57,17 @@ class MemoGen:
         self.line(f"_hit = {table}.get(_key)", f.span)
         self.line("if _hit is None:", f.span)
         self.indent += 1
-        self.line("_before = _budget", f.span)
+        self.line("_before = _budget[0]", f.span)
         self.line(f"_value = {'tuple' if listy else ''}({inner}({params}))", f.span)
         self.line(f"if len({table}) >= {MEMO_SIZE}: {table}.clear()", f.span)
-        self.line(f"{table}[_key] = _hit = (_value, _before - _budget)", f.span)
+        self.line(f"{table}[_key] = _hit = (_value, _before - _budget[0])", f.span)
         self.missed(stats, f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
         self.line(f"{stats}[1] += 1", f.span)
         self.line(f"{stats}[3] += _hit[1]", f.span)
-        self.line("_budget -= _hit[1]", f.span)
-        self.line("if _budget < 0: _over()", f.span)
+        self.line("_budget[0] -= _hit[1]", f.span)
+        self.line("if _budget[0] < 0: _over()", f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
         self.line(f"if not {stats}[2]: f_{f.name} = {inner}", f.span)
@@ -105,13 +105,13 @@ class MemoGen:
         self.line("_hit = _SM.get(_key)" + (f" if not ({big}) else None" if big else ""), s.span)
         self.line("if _hit is None:", s.span)
         self.indent += 1
-        self.line("_before = _budget", s.span)
+        self.line("_before = _budget[0]", s.span)
         self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
         if big:
             self.line(f"if not ({big}):", s.span)
             self.indent += 1
         self.line(f"if len(_SM) >= {MEMO_SIZE}: _SM.clear()", s.span)
-        self.line(f"_SM[_key] = (l_{s.name}, _before - _budget)", s.span)
+        self.line(f"_SM[_key] = (l_{s.name}, _before - _budget[0])", s.span)
         if big:
             self.indent -= 1
         self.missed(stats, s.span)
@@ -121,8 +121,8 @@ class MemoGen:
         self.line(f"{stats}[1] += 1", s.span)
         self.line(f"{stats}[3] += _hit[1]", s.span)
         self.line(f"l_{s.name} = _hit[0]", s.span)
-        self.line("_budget -= _hit[1]", s.span)
-        self.line("if _budget < 0: _over()", s.span)
+        self.line("_budget[0] -= _hit[1]", s.span)
+        self.line("if _budget[0] < 0: _over()", s.span)
         self.indent -= 1
 
     def changes_state(self, target) -> bool:

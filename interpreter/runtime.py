@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from operator import itemgetter
-from types import CellType
 
 from .blame import blame
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
@@ -250,8 +249,7 @@ class OutOfSteps(Exception):
 
 
 def metered(budget: list) -> dict:
-    """The helpers of generated code that spend from one step budget (a cell: a game's is the cell of
-    `_budget` in its generated closure, an int read and set faster than an item of a list), or the load's."""
+    """The helpers of generated code that spend from one step budget: a game's, or the load's."""
 
     def over():
         raise OutOfSteps
@@ -259,8 +257,8 @@ def metered(budget: list) -> dict:
     def spend(xs, weight=1):
         # work in proportion to a collection (a loop over it, a scan, a copy) costs its length,
         # times the nodes worked out for each item
-        budget.cell_contents -= len(xs) * weight
-        if budget.cell_contents < 0:
+        budget[0] -= len(xs) * weight
+        if budget[0] < 0:
             raise OutOfSteps
         return xs
 
@@ -271,8 +269,8 @@ def metered(budget: list) -> dict:
         if n > limit:
             raise LimitExceeded(f"joining gives {n} {'characters' if type(a) is str else 'items'}; "
                                 f"at most {limit} are allowed")
-        budget.cell_contents -= n
-        if budget.cell_contents < 0:
+        budget[0] -= n
+        if budget[0] < 0:
             raise OutOfSteps
         return a + b
 
@@ -303,17 +301,17 @@ def metered(budget: list) -> dict:
         # sort_spend of (key, element) pairs whose measure the compiler knows: `per` for each
         n = len(xs)
         bits = n.bit_length()
-        budget.cell_contents -= n * (2 + bits)
-        if budget.cell_contents < 0:
+        budget[0] -= n * (2 + bits)
+        if budget[0] < 0:
             raise OutOfSteps
-        budget.cell_contents -= n * per * bits
-        if budget.cell_contents < 0:
+        budget[0] -= n * per * bits
+        if budget[0] < 0:
             raise OutOfSteps
         return xs
 
     def charge(steps: int):
-        budget.cell_contents -= steps
-        if budget.cell_contents < 0:
+        budget[0] -= steps
+        if budget[0] < 0:
             raise OutOfSteps
 
     def deep(xs):
@@ -366,24 +364,6 @@ class State:
             raise AttributeError(name) from None
 
 
-METERED = ('_over', '_spend', '_cat', '_range', '_sort_spend', '_sort_pairs', '_deep', '_chars')
-
-
-class Budget:
-    """`game.budget[0]`: the steps left, read and set in the game's cell."""
-
-    __slots__ = ("game",)
-
-    def __init__(self, game):
-        self.game = game
-
-    def __getitem__(self, i: int) -> int:
-        return self.game.cell.cell_contents
-
-    def __setitem__(self, i: int, value: int) -> None:
-        self.game.cell.cell_contents = value
-
-
 class Game:
     def __init__(self, loaded, players: list[str], agents: list, seed: int, *, budget: int = STEP_BUDGET,
                  record: bool = True, listener: Callable | None = None, auto_agent=None):
@@ -396,9 +376,9 @@ class Game:
         self.telling = record or listener is not None  # events are worked out only for someone
         self.agents = agents
         self.auto_agent = auto_agent
-        self.cell = CellType(budget)  # the steps left: generated code adopts it as its own (adopt)
-        self.budget = Budget(self)
+        self.budget = [budget]
         self.budget_total = budget
+        self.metered = metered(self.budget)
         self.told = 0  # characters of narration so far
         # Work for agents, views and listeners (which runs in some runs of a game and not in
         # others) spends from a budget of its own, as large as the game's: see spent_apart.
@@ -481,20 +461,20 @@ class Game:
         stays the same in every run, and the side work of a whole game is bounded too."""
         if self.apart:  # already apart (a view asked for within a pick)
             return work()
-        saved, self.cell.cell_contents, self.apart = self.cell.cell_contents, self.side[0], True
+        saved, self.budget[0], self.apart = self.budget[0], self.side[0], True
         try:
             return work()
         except OutOfSteps as exc:
             exc.side = True
             raise
         finally:
-            self.side[0], self.cell.cell_contents, self.apart = self.cell.cell_contents, saved, False
+            self.side[0], self.budget[0], self.apart = self.budget[0], saved, False
 
     def spend_side(self, steps: int) -> None:
         """Steps of side work done outside spent_apart (recording a decision)."""
         if self.apart:
-            self.cell.cell_contents -= steps
-            if self.cell.cell_contents < 0:
+            self.budget[0] -= steps
+            if self.budget[0] < 0:
                 raise OutOfSteps
             return
         self.side[0] -= steps
@@ -548,13 +528,6 @@ class Game:
         return cls(message, rules_span(tb, self.loaded.filename, self.loaded.compiled.linemap), hint)
 
     # ------------------------------------------------------------ called by generated code
-    def adopt(self, cell) -> tuple:
-        """The cell of `_budget` in the game's generated closure becomes the budget; the helpers
-        that spend from it, in the order `_new_game` takes them."""
-        self.cell = cell
-        self.metered = metered(cell)
-        return tuple(self.metered[n] for n in METERED)
-
     def choose(self, by, name: str, options, prompt, prefer, sid: int):
         if type(options) is not list:  # most options are fresh lists already: no copy
             options = list(options)
@@ -562,7 +535,7 @@ class Game:
         if n == 0:
             raise self.error(sid, f"{by} must choose {name!r} but has no legal option")
         agent = self.agents[by.seat] if by.is_player else self.auto_agent
-        self.cell.cell_contents -= CHOOSE_STEPS + n
+        self.budget[0] -= CHOOSE_STEPS + n
         if n == 1 and not agent.asks_always:
             index = 0
         elif agent.quick is not None:  # a random seat: its pick, without the general path's calls
@@ -614,7 +587,7 @@ class Game:
     def draw(self, n: int, src: list, dst: list, sid: int):
         if self.memo:
             self.memo.clear()
-        self.cell.cell_contents -= n
+        self.budget[0] -= n
         if n > len(src):
             raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
         if n == 1:  # the common case, without a loop
@@ -626,7 +599,7 @@ class Game:
     def draw_refill(self, n: int, src: list, refill: list, dst: list, sid: int):
         if self.memo:
             self.memo.clear()
-        self.cell.cell_contents -= n
+        self.budget[0] -= n
         for _ in range(n):
             if not src:
                 if not refill:
@@ -639,7 +612,7 @@ class Game:
     def move(self, card, src: list, dst: list, sid: int):
         if self.memo:
             self.memo.clear()
-        self.cell.cell_contents -= len(src)
+        self.budget[0] -= len(src)
         if isinstance(card, _Card):  # equal only to itself (no __eq__): list.index finds that one, in C
             try:
                 del src[src.index(card)]
@@ -658,7 +631,7 @@ class Game:
         if self.memo:
             self.memo.clear()
         # Fisher-Yates over random(): stable across Python versions, unlike random.shuffle
-        self.cell.cell_contents -= len(pile)
+        self.budget[0] -= len(pile)
         rnd = self.rng.random
         for i in range(len(pile) - 1, 0, -1):
             j = int(rnd() * (i + 1))
@@ -683,7 +656,7 @@ class Game:
     def new(self, kind, name: str, sid: int):
         self.memo.clear()
         # A participant lives as long as the game: dear in steps, so no loop makes millions.
-        self.cell.cell_contents -= NEW_STEPS
+        self.budget[0] -= NEW_STEPS
         # Names identify participants in records, results and player(): they must be unique.
         if name in self.by_name:
             if self.by_name[name].is_player:

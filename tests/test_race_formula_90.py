@@ -573,23 +573,28 @@ def test_every_variant_keeps_every_property(variant):
         assert winners is not None and not checker.broken, (variant, checker.broken)
 
 
+def assert_ends_in_order(game, winners, label: str) -> None:
+    """A race played without the listener, checked where it ends: every card in one place, chips
+    and damage within the charts, the invariants, the places, and one winner who leads."""
+    checker = Checker(game.loaded, label)
+    checker.game, checker.gridded = game, True
+    cars = snapshot(game)
+    checker.check_cards(game, cars)
+    checker.check_chips_and_damage(game, cars)
+    checker.check_places(game, cars)
+    if game.broken_invariants():
+        checker.fail("invariants", str([inv.message for inv in game.broken_invariants()]))
+    front = race_order(cars)[0].d
+    if len(winners) != 1 or winners[0] is not front:
+        checker.fail("winner", f"the result is {[w.name for w in winners]}, {front.name} leads")
+    assert not checker.broken, checker.broken
+
+
 def test_a_thousand_races_end_in_order():
     # Thousands of races over the runs: the per-event checks above watch some dozens closely; here
     # a thousand (both tracks, 2-6 players, every fourth with heuristic players) are checked where
-    # they end: every card in one place, chips and damage within the charts, the invariants, the
-    # places, and one winner who leads.
+    # they end.
     for seed in range(1000):
         track, players = TRACKS[seed % 2], 2 + seed % 5
         game, _, winners = play(track, players, seed, "heuristic" if seed % 4 == 0 else "random")
-        checker = Checker(game.loaded, f"{track}, {players} players, seed {seed}")
-        checker.game, checker.gridded = game, True
-        cars = snapshot(game)
-        checker.check_cards(game, cars)
-        checker.check_chips_and_damage(game, cars)
-        checker.check_places(game, cars)
-        if game.broken_invariants():
-            checker.fail("invariants", str([inv.message for inv in game.broken_invariants()]))
-        front = race_order(cars)[0].d
-        if len(winners) != 1 or winners[0] is not front:
-            checker.fail("winner", f"the result is {[w.name for w in winners]}, {front.name} leads")
-        assert not checker.broken, checker.broken
+        assert_ends_in_order(game, winners, f"{track}, {players} players, seed {seed}")

@@ -116,7 +116,7 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
           variant_names: tuple[str, ...] = (), execute: bool = True,
           settings: tuple[tuple[str, str], ...] = ()) -> Loaded:
     files, sources = [], {}
-    for path in base + with_includes(variants):
+    for path in base + with_includes(variants, game):
         f = getattr(path, "parsed", None) or parse_file(path)
         files.append(f)
         text = getattr(path, "source_text", None)  # a ParsedPath of a file kept in a record: not on disk
@@ -131,17 +131,19 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
     return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
 
 
-def with_includes(variants: list[Path]) -> list[Path]:
+def with_includes(variants: list[Path], game: GameDir | None = None) -> list[Path]:
     """The variants to link, each bundle (`variant NAME "Title" includes A, B`) preceded by the
-    variants it includes, from its own folder, recursively; a variant already applied is not
-    applied again, so `-v flags -v advanced` is the bundle with `flags` first."""
+    variants it includes, recursively: from the bundle's own folder, else the game's variants (so a
+    bundle of one's own, anywhere, may name the game's); a variant already applied is not applied
+    again, so `-v flags -v advanced` is the bundle with `flags` first."""
     out: list[Path] = []
+    folders = [game.path / "variants"] if game is not None else []
     for path in variants:
-        _expand(path if getattr(path, "parsed", None) else ParsedPath(parse_file(path)), (), out)
+        _expand(path if getattr(path, "parsed", None) else ParsedPath(parse_file(path)), (), out, folders)
     return out
 
 
-def _expand(path: Path, chain: tuple[Path, ...], out: list[Path]) -> None:
+def _expand(path: Path, chain: tuple[Path, ...], out: list[Path], folders: list[Path]) -> None:
     decl = next((i for i in path.parsed.items if isinstance(i, ast.VariantDecl)), None)
     for ref in decl.includes if decl is not None else ():
         if len(chain) >= INCLUDE_DEPTH_MAX or len(out) >= FILES_MAX:
@@ -149,16 +151,17 @@ def _expand(path: Path, chain: tuple[Path, ...], out: list[Path]) -> None:
                 else f"the bundles bring in more than {FILES_MAX} variant files"
             raise PitwallError(f"variant {decl.name!r} includes {ref.name!r}: {what}", ref.span,
                                "include the variants themselves rather than bundles of bundles")
-        target = path.parent / (ref.name + EXT)
-        if not target.is_file():
-            there = sorted(p.stem for p in path.parent.glob("*" + EXT) if p.resolve() != Path(path).resolve())
+        target = next((f / (ref.name + EXT) for f in [path.parent] + folders if (f / (ref.name + EXT)).is_file()),
+                      None)
+        if target is None:
+            there = sorted({p.stem for f in [path.parent] + folders for p in f.glob("*" + EXT)} - {Path(path).stem})
             raise PitwallError(f"variant {decl.name!r} includes {ref.name!r}, which is not a variant here",
-                               ref.span, "variants in " + str(path.parent) + ": " + (", ".join(there) or "none"))
+                               ref.span, "variants: " + (", ".join(there) or "none"))
         if target.resolve() in (p.resolve() for p in chain + (Path(path),)):
             raise PitwallError(f"variant {decl.name!r} includes {ref.name!r}, which includes it again",
                                ref.span, "a bundle cannot include itself, directly or through another bundle")
         if all(target.resolve() != p.resolve() for p in out):
-            _expand(ParsedPath(parse_file(target)), chain + (Path(path),), out)
+            _expand(ParsedPath(parse_file(target)), chain + (Path(path),), out, folders)
     if all(Path(path).resolve() != p.resolve() for p in out):
         out.append(path)
 

@@ -98,3 +98,17 @@ def test_bundles_nested_too_deep_end_in_an_error_not_a_crash(game):
     r = invoke("play", "wf", "-v", "b0")
     assert r.exit_code == 2
     assert f"b{INCLUDE_DEPTH_MAX}.pw:1:" in r.output and f"bundles nest more than {INCLUDE_DEPTH_MAX} deep" in r.output
+
+
+def test_a_bundle_of_ones_own_names_the_games_variants_and_its_record_travels(game, tmp_path, monkeypatch):
+    own = tmp_path / "elsewhere"
+    own.mkdir()
+    (own / "mine.pw").write_text('variant mine "Mine" includes all_together_score, tactical\n')
+    monkeypatch.chdir(tmp_path)
+    rec = tmp_path / "g.jsonl"
+    r = invoke("play", "wf", "-v", own / "mine.pw", "--seed", 7, "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert r.output.replace(f"Record written to {rec}\n", "") == played("-v", "all_together_score", "-v", "tactical")
+    (own / "mine.pw").unlink()  # the record keeps the bundle's text; its includes are the game's
+    again = invoke("replay", rec)
+    assert again.exit_code == 0, again.output

@@ -301,10 +301,7 @@ def metered(budget: list) -> dict:
         # sort_spend of (key, element) pairs whose measure the compiler knows: `per` for each
         n = len(xs)
         bits = n.bit_length()
-        budget[0] -= n * (2 + bits)
-        if budget[0] < 0:
-            raise OutOfSteps
-        budget[0] -= n * per * bits
+        budget[0] -= n * (2 + bits + per * bits)  # the pairs' walk and the comparisons, at once
         if budget[0] < 0:
             raise OutOfSteps
         return xs

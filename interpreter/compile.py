@@ -14,6 +14,7 @@ import attrs
 
 from . import ast
 from .compile_cache import cached
+from .compile_hoist import HoistGen
 from .compile_memo import MemoGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
 from .errors import PitwallError, Span
@@ -44,7 +45,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen(MemoGen):
+class Gen(MemoGen, HoistGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -66,6 +67,8 @@ class Gen(MemoGen):
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
+        self.passes = []  # the comprehensions around the expression being compiled (compile_hoist.py)
+        self.hoisting = REMEMBER  # loop-invariant parts kept (compile_hoist.py): a fast path too
 
     def template(self, text: str) -> str:
         """A template, parsed (the checker proved it), for generated code to name by number."""
@@ -147,9 +150,9 @@ class Gen(MemoGen):
         self.line("_SM = _rt.memo")
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
-        self.line("_budget, _over, _spend, _cat, _range, _sort_spend, _sort_pairs, _deep, _chars = (_rt.metered[n] "
-                  "for n in ('_budget', '_over', '_spend', '_cat', '_range', '_sort_spend', '_sort_pairs', '_deep', "
-                  "'_chars'))")
+        names = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
+                 "_keep", "_again")
+        self.line(f"{', '.join(names)} = (_rt.metered[n] for n in {names!r})")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -479,6 +482,9 @@ class Gen(MemoGen):
 
     # ------------------------------------------------------------ expressions
     def expr(self, e) -> str:
+        return self.hoistable(e) or self.expr_plain(e)
+
+    def expr_plain(self, e) -> str:
         return getattr(self, "expr_" + type(e).__name__)(e)
 
     def expr_Int(self, e):
@@ -626,12 +632,14 @@ class Gen(MemoGen):
             self.tmp += 1
             var = f"t{self.tmp}_{c.var}"
             self.subst = {**saved, c.var: var}
+        p = self.open_pass(var)
         try:
             cond = f" if {self.expr(c.cond)}" if c.cond is not None else ""
             body = elem() if elem else self.expr(c.elem)
         finally:
             self.subst = saved
-        return f"{body} for {var} in {it}{cond}"
+            slots = self.close_pass(p)
+        return f"{body} {slots}for {var} in {it}{cond}"
 
     def expr_Aggregate(self, e: ast.Aggregate) -> str:
         c, n = e.comp, e.name

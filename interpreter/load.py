@@ -43,7 +43,13 @@ class GameDir:
     @property
     def ref(self) -> str:
         """How records and worker processes name the game: its name if shipped, else its folder."""
-        return self.name if self.path.parent == GAMES.resolve() else str(self.path)
+        return self.name if self.path.parent == _shipped() else str(self.path)
+
+
+@functools.cache
+def _shipped() -> Path:
+    # resolved once: every new game names its game (a resolve is a walk of the file system)
+    return GAMES.resolve()
 
 
 @attrs.frozen

@@ -320,8 +320,21 @@ def metered(budget: list) -> dict:
         charge(len(s) >> 6)  # a step per 64 characters compared
         return s
 
+    def keep(slot: list, before: int, value):
+        # a comprehension's loop-invariant part, worked out once (compile_hoist.py): its value and steps
+        slot[0], slot[1] = value, before - budget[0]
+        return value
+
+    def again(slot: list):
+        # ... and reused, charging its steps again: the budget runs as if it were worked out anew
+        budget[0] -= slot[1]
+        if budget[0] < 0:
+            raise OutOfSteps
+        return slot[0]
+
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
-            "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars}
+            "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars,
+            "_keep": keep, "_again": again}
 
 
 def measure(x) -> int:

@@ -1,0 +1,114 @@
+"""Loop-invariant work out of comprehensions (compile.Gen inherits this).
+
+`next_car() = min(d for d in running() if not d.moved by (behind_leader(d), d.place))`, with
+`behind_leader(d)` asking `leader()`, works the leader out again for every car, though it is the
+same for all of them: no expression can change the game, so a part of a comprehension's element,
+condition or key that reads none of the names the comprehension binds has one value for the whole
+pass. Such a part is worked out the first time the pass reaches it, kept in a slot of its own,
+and reused after that.
+
+The steps stay exactly what they were: the first evaluation spends what it spends, and every reuse
+charges the same number again (the work depends on the same state and names, so it costs the same),
+so budgets, records and the line an exhausted budget names are unchanged. The slot is filled
+lazily, so a part under a condition the pass never meets is never worked out (and cannot fail).
+Only values nobody can change in place are kept (numbers, truth values, texts, members, cards,
+participants, tuples of them), and only parts that do real work (a pass over a collection, a
+function that makes one); a part with dice or `new` is never kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from . import ast
+from .purity import _worth
+
+_NAMES = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_KEPT = ("int", "bool", "text", "enum", "card", "participant")
+_CANDIDATES = (ast.Call, ast.Aggregate)
+
+
+@attrs.define
+class Pass:
+    """A comprehension being compiled: the Python name its variable has, and its slots."""
+    var: str
+    slots: list[str] = attrs.field(factory=list)
+    known: dict = attrs.field(factory=dict)  # (part, its names' code) -> its slot: one slot for the same part twice
+
+
+class HoistGen:
+    passes: list[Pass]
+    hoisting: bool
+
+    def hoistable(self, e) -> str | None:
+        """`e` as a slot of the outermost pass it does not depend on, or None to compile it as is."""
+        if not self.hoisting or not self.passes or not isinstance(e, _CANDIDATES) or not self._keepable(e):
+            return None
+        reads = frozenset(self._reads(e, frozenset()))
+        names = set().union(*(_NAMES.findall(code) for _, code in reads))
+        level = len(self.passes)
+        while level > 0 and self.passes[level - 1].var not in names:
+            level -= 1
+        if level == len(self.passes):
+            return None  # it reads the innermost pass's variable
+        p = self.passes[level]
+        slot = p.known.get((e, reads))
+        if slot is None:
+            self.tmp += 1
+            slot = p.known[(e, reads)] = f"_h{self.tmp}"
+            p.slots.append(slot)
+        inner, self.passes = self.passes, self.passes[:level]  # compiled where it could stand
+        try:
+            code = self.expr_plain(e)
+        finally:
+            self.passes = inner
+        return f"(_again({slot}) if {slot}[1] is not None else _keep({slot}, _budget[0], {code}))"
+
+    def _keepable(self, e) -> bool:
+        t = self.types.get(id(e))
+        if t is None or not (t.kind in _KEPT or t.kind == "tuple" and all(a.kind in _KEPT for a in t.arg)):
+            return False
+        return _worth(self.prog, e) and not self._acts(e)
+
+    def _acts(self, node) -> bool:
+        """Does the expression roll dice, make a participant or run a rule (a value per evaluation)?"""
+        if isinstance(node, (list, tuple)):
+            return any(self._acts(n) for n in node)
+        if node is None or not attrs.has(type(node)):
+            return False
+        if isinstance(node, ast.New) or isinstance(node, ast.Call) and (
+                node.name == "roll" or node.name in self.prog.rules):
+            return True
+        return any(self._acts(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+    def _reads(self, node, bound: frozenset[str]) -> set[tuple[str, str]]:
+        """The locals of its surroundings the expression reads: (name, the Python code it stands for)."""
+        if isinstance(node, (list, tuple)):
+            return set().union(*(self._reads(n, bound) for n in node)) if node else set()
+        if node is None or not attrs.has(type(node)):
+            return set()
+        if isinstance(node, ast.Var):
+            if node.name in bound or not self.is_local(node) or self.types.get(id(node)) is not None \
+                    and self.types[id(node)].kind == "enumtype":
+                return set()
+            code = self.subst.get(node.name, f"l_{node.name}") if self.subst is not None else f"l_{node.name}"
+            return {(node.name, code)}
+        if isinstance(node, ast.Comprehension):
+            inner = bound | {node.var}
+            return self._reads(node.iter, bound) | self._reads((node.elem, node.cond, node.key), inner)
+        if isinstance(node, ast.Call):  # a function's body reads its parameters, bound to the arguments
+            return self._reads(node.args, bound)
+        return set().union(*(self._reads(getattr(node, f.name), bound)
+                             for f in attrs.fields(type(node)) if f.name != "span"))
+
+    def open_pass(self, var: str) -> Pass:
+        p = Pass(var)
+        self.passes.append(p)
+        return p
+
+    def close_pass(self, p: Pass) -> str:
+        """The clauses that make the pass's slots, fresh for each pass, before `for VAR in ITER`."""
+        self.passes.pop()
+        return "".join(f"for {s} in ([None, None],) " for s in p.slots)

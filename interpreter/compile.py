@@ -151,7 +151,7 @@ class Gen(MemoGen, HoistGen):
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
         names = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
-                 "_keep", "_again")
+                 "_keep", "_again", "_keep_list", "_again_list")
         self.line(f"{', '.join(names)} = (_rt.metered[n] for n in {names!r})")
         for f in p.functions.values():
             self.function(f)
@@ -575,13 +575,16 @@ class Gen(MemoGen, HoistGen):
 
     def inline(self, name: str, args: list[str]) -> str | None:
         """A small one-expression function's body in place of its call: card games call `speed(p)`
-        and friends in every loop. Only with plain arguments (names, fields, literals), which cost
-        nothing to repeat and cannot roll dice; never with modifiers, recursion or deep nesting."""
+        and friends in every loop. Only with arguments cheap to repeat (names, fields, literals;
+        sums, comparisons and conditions of them named at most twice: see _cheap), which cannot
+        roll dice; never with modifiers, recursion or deep nesting."""
         f = self.prog.functions[name]
         if not self.inline_ok:
             return None
         if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
-                or len(self.inlining) >= 8 or size(f.body) > 40 or not all(_PLAIN.fullmatch(a) for a in args)):
+                or len(self.inlining) >= 8 or size(f.body) > 40
+                or not all(_PLAIN.fullmatch(a) or _cheap(a) and _uses(f.body, p.name) <= 2
+                           for p, a in zip(f.params, args))):
             return None
         saved = self.subst
         self.subst = {p.name: a for p, a in zip(f.params, args)}
@@ -762,4 +765,26 @@ def _end_of(xs: str, index: str, helper: str) -> str:
     return f"{helper}({xs})"
 
 
+def _uses(node, name: str) -> int:
+    """How often an expression names a parameter (an inlined body repeats its argument as often)."""
+    if isinstance(node, (list, tuple)):
+        return sum(_uses(n, name) for n in node)
+    if not attrs.has(type(node)):
+        return 0
+    if isinstance(node, ast.Var):
+        return node.name == name
+    return sum(_uses(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _cheap(code: str) -> bool:
+    """May an argument's code be repeated where the inlined body names its parameter (twice at
+    most)? Short, and made of names, fields, numbers, + and -, comparisons, conditions and
+    min/max/abs only: no call that works, no operator that can fail (division, %), no text that
+    could hide one."""
+    return len(code) <= 160 and _SIMPLE.fullmatch(code) is not None and set(_CALLED.findall(code)) <= _CHEAP_WORDS
+
+
+_CHEAP_WORDS = {"min", "max", "abs", "if", "else", "and", "or", "not", "is"}
+_SIMPLE = re.compile(r"[A-Za-z0-9_ .()<>=!+\-,]*")
+_CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")

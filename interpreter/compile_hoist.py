@@ -12,8 +12,9 @@ charges the same number again (the work depends on the same state and names, so 
 so budgets, records and the line an exhausted budget names are unchanged. The slot is filled
 lazily, so a part under a condition the pass never meets is never worked out (and cannot fail).
 Only values nobody can change in place are kept (numbers, truth values, texts, members, cards,
-participants, tuples of them), and only parts that do real work (a pass over a collection, a
-function that makes one); a part with dice or `new` is never kept.
+participants, tuples of them), and lists of such values as a copy, handed out as a fresh list at
+each reuse as the part itself would make one; only parts that do real work (a pass over a
+collection, a function that makes one); never a part with dice or `new`.
 """
 
 from __future__ import annotations
@@ -64,11 +65,13 @@ class HoistGen:
             code = self.expr_plain(e)
         finally:
             self.passes = inner
-        return f"(_again({slot}) if {slot}[1] is not None else _keep({slot}, _budget[0], {code}))"
+        listy = "_list" if self.types[id(e)].kind == "list" else ""
+        return f"(_again{listy}({slot}) if {slot}[1] is not None else _keep{listy}({slot}, _budget[0], {code}))"
 
     def _keepable(self, e) -> bool:
         t = self.types.get(id(e))
-        if t is None or not (t.kind in _KEPT or t.kind == "tuple" and all(a.kind in _KEPT for a in t.arg)):
+        if t is None or not (t.kind in _KEPT or t.kind == "tuple" and all(a.kind in _KEPT for a in t.arg)
+                             or t.kind == "list" and t.arg.kind in _KEPT):
             return False
         return _worth(self.prog, e) and not self._acts(e)
 

@@ -325,6 +325,16 @@ def metered(budget: list) -> dict:
         slot[0], slot[1] = value, before - budget[0]
         return value
 
+    def keep_list(slot: list, before: int, value: list):
+        slot[0], slot[1] = tuple(value), before - budget[0]  # a copy: the caller may change its list
+        return value
+
+    def again_list(slot: list):
+        budget[0] -= slot[1]
+        if budget[0] < 0:
+            raise OutOfSteps
+        return list(slot[0])
+
     def again(slot: list):
         # ... and reused, charging its steps again: the budget runs as if it were worked out anew
         budget[0] -= slot[1]
@@ -334,7 +344,7 @@ def metered(budget: list) -> dict:
 
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
             "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars,
-            "_keep": keep, "_again": again}
+            "_keep": keep, "_again": again, "_keep_list": keep_list, "_again_list": again_list}
 
 
 def measure(x) -> int:

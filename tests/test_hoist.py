@@ -1,0 +1,178 @@
+"""A comprehension's loop-invariant parts (compile_hoist.py): worked out once per pass, reused
+with their steps charged again, never when they roll dice, never before the pass reaches them,
+and lists handed out fresh. Each program runs compiled with and without the fast paths, which
+must agree on every value and every step."""
+
+from __future__ import annotations
+
+import pytest
+from pitwall.interpreter import compile as compile_module
+from pitwall.interpreter import runtime
+from pitwall.interpreter.agents import FirstLegal
+from pitwall.interpreter.load import build
+from pitwall.interpreter.runtime import Game
+
+HEAD = """
+game g "G" { players P 1 to 4  play main }
+card C "{v}" { v: int }
+participant P { n: int = 0  m: int = 0  hand: pile of C }
+deck cards of C { (1) (2) (3) (4) (5) }
+global pile: pile of C = cards
+function total() -> int = sum(c.v for c in pile)
+function values() -> list of int = [c.v for c in pile]
+"""
+
+
+def play(tmp_path, body: str, monkeypatch, fast: bool, players=("A", "B", "C", "D")):
+    """The players' (n, m) after the game, the steps left, and how often parts were kept and reused."""
+    monkeypatch.setattr(compile_module, "REMEMBER", fast)
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    loaded = build([path], [])
+    counts = {"_keep": 0, "_again": 0, "_keep_list": 0, "_again_list": 0}
+    made = runtime.metered
+
+    def counting(budget):
+        helpers = made(budget)
+        for name in counts:
+            helpers[name] = _counted(helpers[name], name, counts)
+        return helpers
+
+    monkeypatch.setattr(runtime, "metered", counting)
+    game = Game(loaded, list(players), [FirstLegal()] * len(players), 7, auto_agent=FirstLegal())
+    game.run()
+    return [(p.v_n, p.v_m) for p in game.participants], game.budget[0], counts, loaded.compiled.source
+
+
+def _counted(fn, name, counts):
+    def wrapper(*args):
+        counts[name] += 1
+        return fn(*args)
+    return wrapper
+
+
+def both(tmp_path, body, monkeypatch):
+    fast = play(tmp_path, body, monkeypatch, True)
+    plain = play(tmp_path, body, monkeypatch, False)
+    assert fast[:2] == plain[:2]  # the same values and the same steps spent
+    assert "_keep(" not in plain[3]
+    return fast
+
+
+def test_an_invariant_part_is_worked_out_once_per_pass_and_its_steps_charged_at_each_use(tmp_path, monkeypatch):
+    body = """rule main() {
+    let got = [total() + p.seat for p in players]
+    repeat len(players) as i {
+        players[i - 1].n = got[i - 1]
+    }
+    finish players
+}
+"""
+    values, _, counts, source = both(tmp_path, body, monkeypatch)
+    assert values == [(15, 0), (16, 0), (17, 0), (18, 0)]
+    assert counts["_keep"] == 1 and counts["_again"] == 3
+    assert "_keep(" in source
+
+
+def test_a_part_invariant_to_two_passes_is_kept_by_the_outer_one(tmp_path, monkeypatch):
+    body = """rule main() {
+    for p in players {
+        p.n = sum(sum(total() + q.seat + r for r in range(1, 2)) for q in players)
+    }
+    finish players
+}
+"""
+    values, _, counts, _ = both(tmp_path, body, monkeypatch)
+    assert values == [(4 * 2 * 15 + 2 * (0 + 1 + 2 + 3) + 4 * (1 + 2), 0)] * 4  # seats 0..3, r in 1..2
+    # one outer pass per player, each keeping total() once for all its inner passes
+    assert counts["_keep"] == 4 and counts["_again"] == 4 * (4 * 2 - 1)
+
+
+def test_a_part_the_pass_never_reaches_is_never_worked_out(tmp_path, monkeypatch):
+    # max of nothing fails: kept eagerly, it would fail a game that never asks for it
+    body = """function worst() -> int = max(c.v for c in pile if c.v > 100)
+rule main() {
+    for p in players {
+        p.n = sum(if q.m > 0 then worst() else 1 for q in players)
+    }
+    finish players
+}
+"""
+    values, _, counts, _ = both(tmp_path, body, monkeypatch)
+    assert values == [(4, 0)] * 4
+    assert counts["_keep"] == 0 and counts["_again"] == 0
+
+
+def test_dice_are_rolled_again_for_every_item(tmp_path, monkeypatch):
+    body = """rule main() {
+    let rolls = [sum(roll(1000000) for i in range(1, 2)) for p in players]
+    repeat len(players) as i {
+        players[i - 1].n = rolls[i - 1]
+    }
+    finish players
+}
+"""
+    values, _, counts, _ = both(tmp_path, body, monkeypatch)
+    assert len({n for n, _ in values}) == 4  # four different sums of two rolls of a million sides
+    assert counts["_keep"] == 0
+
+
+def test_a_kept_list_is_handed_out_fresh_at_each_use(tmp_path, monkeypatch):
+    # each item gets a list of its own: changing one leaves the others as values() made them
+    body = """rule main() {
+    let lists = [values() for p in players if len(values()) > 0]
+    let first = lists[0]
+    first[0] = 100
+    players[0].n = lists[0][0]
+    players[1].n = lists[1][0]
+    players[2].n = sum(x for x in lists[3])
+    finish players
+}
+"""
+    values, _, counts, _ = both(tmp_path, body, monkeypatch)
+    assert values[:3] == [(100, 0), (1, 0), (15, 0)]
+    assert counts["_keep_list"] == 1 and counts["_again_list"] >= 3
+
+
+@pytest.mark.parametrize("budget", [60, 90, 120, 200])
+def test_a_budget_runs_out_at_the_same_line_with_or_without_kept_parts(tmp_path, monkeypatch, budget):
+    from pitwall.interpreter.errors import BudgetError
+
+    body = """rule main() {
+    let got = [total() + p.seat for p in players]
+    players[0].n = sum(got)
+    finish players
+}
+"""
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    lines = []
+    for fast in (True, False):
+        monkeypatch.setattr(compile_module, "REMEMBER", fast)
+        game = Game(build([path], []), ["A", "B", "C", "D"], [FirstLegal()] * 4, 7, budget=budget,
+                    auto_agent=FirstLegal())
+        try:
+            game.run()
+            lines.append(("done", game.budget[0]))
+        except BudgetError as e:
+            lines.append(("out", e.span.line))
+    assert lines[0] == lines[1]
+
+
+def test_a_small_function_is_inlined_with_cheap_arguments_named_at_most_twice(tmp_path, monkeypatch):
+    body = """function twice(x: int) -> int = x + x
+function thrice(x: int) -> int = x + x + x
+rule main() {
+    for p in players {
+        p.n = twice(p.seat + 1)
+        p.m = thrice(p.seat + 1) + twice(7 / (p.seat + 1))
+    }
+    finish players
+}
+"""
+    values, _, _, source = both(tmp_path, body, monkeypatch)
+    assert values == [(2 * (s + 1), 3 * (s + 1) + 2 * (7 // (s + 1))) for s in range(4)]
+    main = source[source.index("def r_main"):]
+    assert "l_p.v_n = (((l_p.seat + 1) + (l_p.seat + 1)))" in main  # a sum, repeated twice
+    assert "f_thrice((l_p.seat + 1))" in main  # named three times: called
+    assert "f_twice((7 // (l_p.seat + 1)))" in main  # a division may fail: called

@@ -419,6 +419,14 @@ class Game:
             self.emit = _no_emit
         elif not record:
             self.emit = self._tell_only  # a listener hears the events; no log is kept
+        # Random seats of a game nobody records pick in a few lines (_quick_chooser); a subclass
+        # that watches decisions (simulate's Tallied) calls quick_choose itself
+        quick = {p: a.quick for p, a in zip(self.participants, agents) if a.quick is not None}
+        self.quick_choose = None
+        if quick and not record and QUICK_SEATS:
+            self.quick_choose = _quick_chooser(quick, self.budget, Game.choose.__get__(self))
+            if type(self).choose is Game.choose:
+                self.choose = self.quick_choose
         self._init, self._rules, self._view, self._values = ns["_new_game"](self)
         self._main = self._rules[loaded.program.game.play]
 
@@ -698,6 +706,32 @@ class Game:
 
 def _no_emit(event, args):
     return None
+
+
+# False: every decision takes Game.choose's general path (tests/test_speed_paths.py compares)
+QUICK_SEATS = True
+
+
+def _quick_chooser(quick: dict, budget: list, general: Callable) -> Callable:
+    """Game.choose for a game nobody records, where some seats are random (`quick` maps their
+    players to their generators): such a seat's pick from a list of options is int(quick() * n),
+    or the only option, as the general path would make it, in a few lines; anything else goes
+    there (no option at all: its error)."""
+    get = quick.get
+
+    def choose(by, name, options, prompt, prefer, sid):
+        q = get(by)
+        if q is not None and type(options) is list:
+            n = len(options)
+            if n > 1:
+                budget[0] -= CHOOSE_STEPS + n
+                return options[int(q() * n)]
+            if n == 1:  # the only option, taken without asking the generator
+                budget[0] -= CHOOSE_STEPS + 1
+                return options[0]
+        return general(by, name, options, prompt, prefer, sid)
+
+    return choose
 
 
 def rules_span(tb, filename: str, linemap: list) -> Span | None:

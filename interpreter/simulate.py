@@ -86,6 +86,8 @@ class Tallied(Game):
             if turn != self.turn_seen:
                 self.turn_seen = turn
                 self.see_leader()
+        if self.quick_choose is not None:
+            return self.quick_choose(by, name, options, prompt, prefer, sid)
         return Game.choose(self, by, name, options, prompt, prefer, sid)
 
     def see_leader(self) -> None:

@@ -1,9 +1,11 @@
 """The fast paths play every game exactly as the plain ones: the same records, line for line, and
 the same steps spent, of the game's budget and of the side budget.
 
-Fast: functions remembered by their arguments or per state of the game (compile_memo.py), and a
-random seat picked without calling its agent (Game.choose). Plain: code compiled with
-compile.REMEMBER off, and random agents asked through the general path. Seats alternate heuristic
+Fast: functions remembered by their arguments or per state of the game (compile_memo.py),
+loop-invariant parts of comprehensions kept (compile_hoist.py), and a random seat picked without
+calling its agent (Game.choose; in a game nobody records, without Game.choose's general path
+either). Plain: code compiled with compile.REMEMBER off, and random agents asked through the
+general path. Seats alternate heuristic
 and random agents, so both kinds of decision meet both kinds of code.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from pitwall.interpreter import compile as compile_module
+from pitwall.interpreter import runtime
 from pitwall.interpreter.engine import new_game, player_names
 from pitwall.interpreter.load import build, find_game
 from pitwall.interpreter.runtime import describe
@@ -48,3 +51,22 @@ def test_fast_and_plain_paths_play_alike(game, players, settings, seeds, monkeyp
     assert "_hit = " in fast.compiled.source and "_hit = " not in plain.compiled.source
     for seed in range(seeds):
         assert _play(fast, players, seed, False) == _play(plain, players, seed, True), f"seed {seed}"
+
+
+def _unrecorded(loaded, players: int, seed: int):
+    """A game as `simulate` plays it (no record): seats alternating random and heuristic."""
+    names = player_names(loaded, players)
+    agents = ["heuristic" if (seat + seed) % 2 else "random" for seat in range(players)]
+    game, _ = new_game(loaded, names, agents, seed, record=False)
+    return [p.name for p in game.run()], game.budget[0], game.side[0], game.rng.random()
+
+
+@pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])
+def test_random_seats_of_an_unrecorded_game_pick_as_the_general_path_does(game, players, settings, seeds,
+                                                                         monkeypatch):
+    """Game.choose's quick path for random seats (no record) against its general path: the same
+    winners, steps of both budgets, and state of the game's own generator after the game."""
+    loaded = _loaded(game, settings, True, monkeypatch)
+    quick = [_unrecorded(loaded, players, seed) for seed in range(seeds)]
+    monkeypatch.setattr(runtime, "QUICK_SEATS", False)
+    assert quick == [_unrecorded(loaded, players, seed) for seed in range(seeds)]

@@ -599,6 +599,14 @@ class Gen(MemoGen, HoistGen):
         """A statement's whole value. Where that is a comprehension or an aggregate, its collection
         is the first thing the statement works out, so the collection and its cost can be lines
         of their own before it (see comp): no call of _spend, in the hottest lines of most games."""
+        statement = self.open_statement(e, span)  # parts it names twice: see compile_hoist.py
+        try:
+            return self.top_value(e, span)
+        finally:
+            if statement is not None:
+                self.passes.pop()
+
+    def top_value(self, e, span: Span) -> str:
         if isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
             self.hoisted = (e.comp, span)
         elif (isinstance(e, ast.Call) and e.name in PAID_ONCE and e.name not in self.prog.functions
@@ -664,7 +672,7 @@ class Gen(MemoGen, HoistGen):
         if n == "sort":
             per = pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
             if per is not None:  # what measure() would find in each pair, known from the key's type
-                return f"_sort_by(_sort_pairs([{self.comp(c, pair)}], {per}), {c.desc})"
+                return f"_sort_pairs([{self.comp(c, pair)}], {per}, {c.desc})"
             return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
         return f"_{n}_by([{self.comp(c, pair)}])"
 

@@ -7,6 +7,9 @@ condition or key that reads none of the names the comprehension binds has one va
 pass. Such a part is worked out the first time the pass reaches it, kept in a slot of its own,
 and reused after that.
 
+The same goes for a part a statement's value names twice or more (`can_pay` asking
+`tyre_cost(p, cards)` on both sides of a test): its slot is made just before the statement.
+
 The steps stay exactly what they were: the first evaluation spends what it spends, and every reuse
 charges the same number again (the work depends on the same state and names, so it costs the same),
 so budgets, records and the line an exhausted budget names are unchanged. The slot is filled
@@ -37,6 +40,7 @@ class Pass:
     var: str
     slots: list[str] = attrs.field(factory=list)
     known: dict = attrs.field(factory=dict)  # (part, its names' code) -> its slot: one slot for the same part twice
+    statement: bool = False  # a statement's value: only its parts named twice or more are kept
 
 
 class HoistGen:
@@ -52,6 +56,8 @@ class HoistGen:
         level = len(self.passes)
         while level > 0 and self.passes[level - 1].var not in names:
             level -= 1
+        if level < len(self.passes) and self.passes[level].statement and (e, reads) not in self.passes[level].known:
+            level += 1  # named once in the statement: kept by the comprehension around it, if any
         if level == len(self.passes):
             return None  # it reads the innermost pass's variable
         p = self.passes[level]
@@ -105,6 +111,39 @@ class HoistGen:
             return self._reads(node.args, bound)
         return set().union(*(self._reads(getattr(node, f.name), bound)
                              for f in attrs.fields(type(node)) if f.name != "span"))
+
+    def open_statement(self, e, span) -> Pass | None:
+        """A statement's value that names a part twice or more (`tyre_cost(p, cards)` in
+        `can_pay`): a slot for each such part, made afresh by lines just before the statement,
+        so the part is worked out once per run of the statement."""
+        if not self.hoisting or self.passes:
+            return None
+        seen: dict = {}
+        self._count(e, seen)
+        p = Pass("", statement=True)
+        for key, n in seen.items():
+            if n > 1:
+                self.tmp += 1
+                p.known[key] = slot = f"_h{self.tmp}"
+                self.line(f"{slot} = [None, None]", span)
+        if not p.known:
+            return None
+        self.passes.append(p)
+        return p
+
+    def _count(self, node, seen: dict) -> None:
+        if isinstance(node, (list, tuple)):
+            for n in node:
+                self._count(n, seen)
+            return
+        if node is None or not attrs.has(type(node)):
+            return
+        if isinstance(node, _CANDIDATES) and self._keepable(node):
+            key = (node, frozenset(self._reads(node, frozenset())))
+            seen[key] = seen.get(key, 0) + 1
+        for f in attrs.fields(type(node)):
+            if f.name != "span":
+                self._count(getattr(node, f.name), seen)
 
     def open_pass(self, var: str) -> Pass:
         p = Pass(var)

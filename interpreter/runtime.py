@@ -297,14 +297,16 @@ def metered(budget: list) -> dict:
             charge(measure(xs) * len(xs).bit_length())
         return xs
 
-    def sort_pairs(xs, per):
-        # sort_spend of (key, element) pairs whose measure the compiler knows: `per` for each
+    def sort_pairs(xs, per, desc):
+        # _sort_by after sort_spend, for (key, element) pairs whose measure the compiler knows:
+        # `per` for each
         n = len(xs)
         bits = n.bit_length()
         budget[0] -= n * (2 + bits + per * bits)  # the pairs' walk and the comparisons, at once
         if budget[0] < 0:
             raise OutOfSteps
-        return xs
+        xs.sort(key=_KEY, reverse=desc)  # stable, also reversed: equal keys keep their order
+        return [v for _, v in xs]
 
     def charge(steps: int):
         budget[0] -= steps

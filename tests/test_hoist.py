@@ -176,3 +176,20 @@ rule main() {
     assert "l_p.v_n = (((l_p.seat + 1) + (l_p.seat + 1)))" in main  # a sum, repeated twice
     assert "f_thrice((l_p.seat + 1))" in main  # named three times: called
     assert "f_twice((7 // (l_p.seat + 1)))" in main  # a division may fail: called
+
+
+def test_a_part_a_statement_names_twice_is_worked_out_once_per_run_of_the_statement(tmp_path, monkeypatch):
+    body = """rule main() {
+    for p in players {
+        p.n = if total() > 5 then total() + p.seat else 0
+        draw 1 from pile to p.hand
+        p.m = total()
+    }
+    finish players
+}
+"""
+    values, _, counts, source = both(tmp_path, body, monkeypatch)
+    # the pile loses a card after each player's n: each run of the statement works total() out anew
+    assert values == [(15, 10), (11, 6), (8, 3), (0, 1)]
+    assert counts["_keep"] == 4 and counts["_again"] == 3  # the last run's test is false: asked once
+    assert source.count("= [None, None]") == 1  # p.m's total() is named once: no slot

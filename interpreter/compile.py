@@ -151,7 +151,7 @@ class Gen(MemoGen, HoistGen):
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
         names = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
-                 "_keep", "_again", "_keep_list", "_again_list")
+                 "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read")
         self.line(f"{', '.join(names)} = (_rt.metered[n] for n in {names!r})")
         for f in p.functions.values():
             self.function(f)
@@ -325,16 +325,20 @@ class Gen(MemoGen, HoistGen):
 
     def block(self, b: ast.Block) -> None:
         start = len(self.lines)
-        for s in b.stmts:
+        stmts = list(b.stmts)
+        while stmts:
+            s = stmts.pop(0)
+            if id(s) in self.lets:  # with the shared lets of the same parameters after it
+                group = [s] + stmts[:self.shared_run(stmts, self.lets[id(s)])]
+                del stmts[:len(group) - 1]
+                self.shared_lets(group, self.lets[id(s)])
+                continue
             getattr(self, "stmt_" + type(s).__name__)(s)
         if len(self.lines) == start:
             self.line("pass")
 
     # ------------------------------------------------------------ statements
     def stmt_Let(self, s: ast.Let):
-        if id(s) in self.lets:
-            self.shared_let(s, self.lets[id(s)])
-            return
         self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
         self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
@@ -636,7 +640,7 @@ class Gen(MemoGen, HoistGen):
         if self.hoisted is not None and self.hoisted[0] is c:
             it = self.paid(self.expr(c.iter), cost)
         else:
-            it = f"_spend({self.expr(c.iter)}, {cost})"
+            it = self.read(c.iter, cost)
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
@@ -676,6 +680,17 @@ class Gen(MemoGen, HoistGen):
             return f"_sort_by(_sort_spend([{self.comp(c, pair)}]), {c.desc})"
         return f"_{n}_by([{self.comp(c, pair)}])"
 
+    @staticmethod
+    def _shallow(t) -> bool:
+        return t.kind in ("list", "pile") and not holds_words(t.arg)
+
+    def read(self, e, weight: int) -> str:
+        """A collection only read (scanned by `in`, passed over), paid for by `weight` steps an item."""
+        kept = self.hoistable(e, read=weight)
+        if kept is not None:
+            return kept
+        return f"_spend({self.expr(e)})" if weight == 1 else f"_spend({self.expr(e)}, {weight})"
+
     def expr_ListLit(self, e):
         return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
 
@@ -686,7 +701,10 @@ class Gen(MemoGen, HoistGen):
         return "(" + "".join(self.expr(i) + ", " for i in e.items) + ")"
 
     def expr_BinOp(self, e: ast.BinOp) -> str:
-        left, right = self.expr(e.left), self.expr(e.right)
+        left = self.expr(e.left)
+        if e.op in ("in", "notin") and self._shallow(self.type_of(e.right)):
+            return f"({left} {'in' if e.op == 'in' else 'not in'} {self.read(e.right, 1)})"
+        right = self.expr(e.right)
         if e.op == "*":
             return f"_mul({left}, {right})"
         if e.op == "+" and self.type_of(e).kind != "int":

@@ -47,9 +47,12 @@ class HoistGen:
     passes: list[Pass]
     hoisting: bool
 
-    def hoistable(self, e) -> str | None:
-        """`e` as a slot of the outermost pass it does not depend on, or None to compile it as is."""
-        if not self.hoisting or not self.passes or not isinstance(e, _CANDIDATES) or not self._keepable(e):
+    def hoistable(self, e, read: int | None = None) -> str | None:
+        """`e` as a slot of the outermost pass it does not depend on, or None to compile it as is.
+        `read`: a list for a reader that only reads it (`x in e`, a pass over it), paying `read`
+        steps an item: reused with no copy, its steps and the reading's charged at once."""
+        if not self.hoisting or not self.passes or not isinstance(e, _CANDIDATES) or not self._keepable(e) \
+                or read is not None and self.types[id(e)].kind != "list":
             return None
         reads = frozenset(self._reads(e, frozenset()))
         names = set().union(*(_NAMES.findall(code) for _, code in reads))
@@ -72,6 +75,8 @@ class HoistGen:
         finally:
             self.passes = inner
         listy = "_list" if self.types[id(e)].kind == "list" else ""
+        if read is not None:
+            return f"(_again_read({slot}, {read}) if {slot}[1] is not None else _keep_read({slot}, _budget[0], {code}, {read}))"
         return f"(_again{listy}({slot}) if {slot}[1] is not None else _keep{listy}({slot}, _budget[0], {code}))"
 
     def _keepable(self, e) -> bool:

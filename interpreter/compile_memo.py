@@ -83,46 +83,80 @@ class MemoGen:
         worth = f"{stats}[3] >= {MEMO_WORTH} * ({stats}[0] + {stats}[1])"
         self.line(f"if not {stats}[0] % {MEMO_TRIAL}: {stats}[2] = {worth}", span)
 
-    def shared_let(self, s: ast.Let, deps: tuple[str, ...]) -> None:
-        """A `let` of a remembered function whose value depends on some of its parameters only:
-        worked out once per state for each value of those (see purity.shared_lets)."""
+    def shared_run(self, stmts: list, deps: tuple[str, ...]) -> int:
+        """How many of the statements after a shared `let` go in its entry: up to the last shared
+        `let` of the same parameters, with only other `let`s between (worked out on every call,
+        in their place)."""
+        end = 0
+        for i, s in enumerate(stmts):
+            if self.lets.get(id(s)) == deps:
+                end = i + 1
+            elif not isinstance(s, ast.Let) or id(s) in self.lets:
+                break
+        return end
+
+    def shared_lets(self, group: list[ast.Let], deps: tuple[str, ...]) -> None:
+        """`let`s of a remembered function whose values depend on the same strict part of its
+        parameters (see purity.shared_lets): worked out once per state for each value of those,
+        kept together in one entry of the state's table (one look-up for all of them). Other
+        `let`s between them are worked out on every call, in their place."""
         params = [p for p in self.function_params if p.name in deps]
         keys, big = self._key(params)
-        sid = self.sid(s.span)
+        first = group[0]
+        sid = self.sid(first.span)
         stats = self.memo_site(sid)
-        self.line(f"if not {stats}[2]:", s.span)  # skipped by now: worked out every time
+        self.line(f"if not {stats}[2]:", first.span)  # skipped by now: worked out every time
         self.indent += 1
-        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
+        for s in group:
+            self.stmt_Let(s)
         self.indent -= 1
-        self.line("else:", s.span)
+        self.line("else:", first.span)
         self.indent += 1
-        self.shared_let_remembered(s, sid, stats, keys, big)
+        self.shared_lets_remembered(group, deps, sid, stats, keys, big)
         self.indent -= 1
-        self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
 
-    def shared_let_remembered(self, s: ast.Let, sid: int, stats: str, keys: str, big: str | None) -> None:
-        self.line(f"_key = ({sid}, {keys})", s.span)
-        self.line("_hit = _SM.get(_key)" + (f" if not ({big}) else None" if big else ""), s.span)
-        self.line("if _hit is None:", s.span)
+    def shared_lets_remembered(self, group: list[ast.Let], deps, sid: int, stats: str, keys: str,
+                               big: str | None) -> None:
+        # an entry: the shared values, then the steps each cost, charged again each at its own line
+        first = group[0]
+        shared = {id(s): i for i, s in enumerate(s for s in group if self.lets.get(id(s)) == deps)}
+        names = [s.name for s in group if id(s) in shared]
+        n = len(shared)
+        self.line(f"_key = ({sid}, {keys})", first.span)
+        self.line("_hit = _SM.get(_key)" + (f" if not ({big}) else None" if big else ""), first.span)
+        self.line("if _hit is None:", first.span)
         self.indent += 1
-        self.line("_before = _budget[0]", s.span)
-        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
+        for s in group:
+            if id(s) not in shared:
+                self.stmt_Let(s)
+                continue
+            i = shared[id(s)]
+            self.line(f"_m{i} = _budget[0]", s.span)
+            self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
+            self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
+            self.line(f"_m{i} -= _budget[0]", s.span)
         if big:
-            self.line(f"if not ({big}):", s.span)
+            self.line(f"if not ({big}):", first.span)
             self.indent += 1
-        self.line(f"if len(_SM) >= {MEMO_SIZE}: _SM.clear()", s.span)
-        self.line(f"_SM[_key] = (l_{s.name}, _before - _budget[0])", s.span)
+        entry = [f"l_{name}" for name in names] + [f"_m{i}" for i in range(n)]
+        self.line(f"if len(_SM) >= {MEMO_SIZE}: _SM.clear()", first.span)
+        self.line(f"_SM[_key] = ({', '.join(entry)})", first.span)
         if big:
             self.indent -= 1
-        self.missed(stats, s.span)
+        self.missed(stats, first.span)
         self.indent -= 1
-        self.line("else:", s.span)
+        self.line("else:", first.span)
         self.indent += 1
-        self.line(f"{stats}[1] += 1", s.span)
-        self.line(f"{stats}[3] += _hit[1]", s.span)
-        self.line(f"l_{s.name} = _hit[0]", s.span)
-        self.line("_budget[0] -= _hit[1]", s.span)
-        self.line("if _budget[0] < 0: _over()", s.span)
+        self.line(f"{stats}[1] += 1", first.span)
+        self.line(f"{stats}[3] += " + " + ".join(f"_hit[{n + i}]" for i in range(n)), first.span)
+        for s in group:
+            if id(s) not in shared:
+                self.stmt_Let(s)
+                continue
+            i = shared[id(s)]
+            self.line(f"l_{s.name} = _hit[{i}]", s.span)
+            self.line(f"_budget[0] -= _hit[{n + i}]", s.span)
+            self.line("if _budget[0] < 0: _over()", s.span)
         self.indent -= 1
 
     def changes_state(self, target) -> bool:

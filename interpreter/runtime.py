@@ -337,6 +337,22 @@ def metered(budget: list) -> dict:
             raise OutOfSteps
         return list(slot[0])
 
+    def keep_read(slot: list, before: int, value: list, weight: int):
+        # a kept list for a reader that neither keeps nor changes it (`x in part`, a pass over
+        # it): the same slot as keep_list's, and the reader pays for the length as _spend would
+        slot[0], slot[1] = tuple(value), before - budget[0]
+        budget[0] -= len(value) * weight
+        if budget[0] < 0:
+            raise OutOfSteps
+        return value
+
+    def again_read(slot: list, weight: int):
+        # ... and reused with no copy: the steps of its work and of the reading, in one charge
+        budget[0] -= slot[1] + len(slot[0]) * weight
+        if budget[0] < 0:
+            raise OutOfSteps
+        return slot[0]
+
     def again(slot: list):
         # ... and reused, charging its steps again: the budget runs as if it were worked out anew
         budget[0] -= slot[1]
@@ -346,7 +362,8 @@ def metered(budget: list) -> dict:
 
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
             "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars,
-            "_keep": keep, "_again": again, "_keep_list": keep_list, "_again_list": again_list}
+            "_keep": keep, "_again": again, "_keep_list": keep_list, "_again_list": again_list,
+            "_keep_read": keep_read, "_again_read": again_read}
 
 
 def measure(x) -> int:

@@ -193,3 +193,88 @@ def test_a_part_a_statement_names_twice_is_worked_out_once_per_run_of_the_statem
     assert values == [(15, 10), (11, 6), (8, 3), (0, 1)]
     assert counts["_keep"] == 4 and counts["_again"] == 3  # the last run's test is false: asked once
     assert source.count("= [None, None]") == 1  # p.m's total() is named once: no slot
+
+
+READ_BODY = """rule main() {
+    for p in players {
+        p.n = len([c for c in pile if c.v in values()])
+        p.m = sum(x * 2 for x in values() if x > p.seat)
+    }
+    finish players
+}
+"""
+
+
+def test_a_kept_list_only_read_is_not_copied_and_costs_the_same(tmp_path, monkeypatch):
+    # `c.v in values()` and a pass over values(): read in place, the reading paid with the part
+    values, _, counts, source = both(tmp_path, READ_BODY, monkeypatch)
+    assert values == [(5, 30), (5, 28), (5, 24), (5, 18)]
+    assert "_keep_read(" in source and "_again_list(" not in source
+    assert counts["_keep_list"] == 0 and counts["_again_list"] == 0
+
+
+@pytest.mark.parametrize("budget", range(150, 700, 23))
+def test_a_budget_runs_out_at_the_same_line_when_kept_lists_are_read(tmp_path, monkeypatch, budget):
+    assert _outcomes(tmp_path, READ_BODY, monkeypatch, budget, FirstLegal)
+
+
+SHARED_BODY = """function score(p: P, t: int, v: int) -> int {
+    let spread = [c.v + t + v for c in pile]
+    let best = max(x + t for x in spread)
+    let mine = best - p.seat
+    let over = len([x for x in spread if x > mine - v])
+    let count = len([x for x in spread if x > v + 3])
+    return mine + count - over
+}
+rule main() {
+    for p in players {
+        choose k from [1, 2, 3] by p "pick" prefer score(p, 1, option) + score(p, 2, option) - option * p.seat
+        p.n = k
+    }
+    finish players
+}
+"""
+
+
+def test_consecutive_lets_of_the_same_arguments_share_one_entry(tmp_path, monkeypatch):
+    from pitwall.interpreter.agents import Heuristic
+
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + SHARED_BODY)
+    got = []
+    for fast in (True, False):
+        monkeypatch.setattr(compile_module, "REMEMBER", fast)
+        loaded = build([path], [])
+        game = Game(loaded, ["A", "B", "C"], [Heuristic(7, s) for s in range(3)], 7, auto_agent=FirstLegal())
+        game.run()
+        got.append(([p.v_n for p in game.participants], game.budget[0], game.side[0], loaded.compiled.source))
+    assert got[0][:3] == got[1][:3]
+    assert got[0][0] == [3, 1, 1]
+    # spread, best and count read (t, v) only: one entry; mine and over, between, read p as well
+    assert "_SM[_key] = (l_spread, l_best, l_count, _m0, _m1, _m2)" in got[0][3]
+
+
+@pytest.mark.parametrize("budget", range(200, 1400, 29))
+def test_a_budget_runs_out_at_the_same_line_with_lets_kept_together(tmp_path, monkeypatch, budget):
+    from pitwall.interpreter.agents import Heuristic
+
+    assert _outcomes(tmp_path, SHARED_BODY, monkeypatch, budget, lambda: Heuristic(7, 0))
+
+
+def _outcomes(tmp_path, body, monkeypatch, budget, agent) -> bool:
+    """Both paths end alike: the same steps left, or out of steps at the same line."""
+    from pitwall.interpreter.errors import BudgetError
+
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    ends = []
+    for fast in (True, False):
+        monkeypatch.setattr(compile_module, "REMEMBER", fast)
+        game = Game(build([path], []), ["A", "B", "C"], [agent() for _ in range(3)], 7, budget=budget,
+                    auto_agent=FirstLegal())
+        try:
+            game.run()
+            ends.append(("done", game.budget[0], game.side[0]))
+        except BudgetError as e:
+            ends.append(("out", e.span.line, e.span.col, str(e)))
+    return ends[0] == ends[1]

@@ -76,7 +76,8 @@ class HoistGen:
             self.passes = inner
         listy = "_list" if self.types[id(e)].kind == "list" else ""
         if read is not None:
-            return f"(_again_read({slot}, {read}) if {slot}[1] is not None else _keep_read({slot}, _budget[0], {code}, {read}))"
+            again, keep = f"_again_read({slot}, {read})", f"_keep_read({slot}, _budget[0], {code}, {read})"
+            return f"({again} if {slot}[1] is not None else {keep})"
         return f"(_again{listy}({slot}) if {slot}[1] is not None else _keep{listy}({slot}, _budget[0], {code}))"
 
     def _keepable(self, e) -> bool:

@@ -28,7 +28,9 @@ def races(loaded, agent: str):
 
     def play_one(seed: int):
         g, _ = new_game(loaded, names, [agent] * PLAYERS, seed, record=False)
-        return g.run()
+        winners = g.run()
+        g.close()  # as simulate does
+        return winners
 
     return play_one
 

@@ -25,6 +25,9 @@ def interpreted(game: str, players: int, agent: str, settings=()) -> Callable[[i
 
     def play_one(seed: int):
         g, _ = new_game(loaded, names, [agent] * players, seed, record=False)
-        return g.run()
+        winners = g.run()
+        if hasattr(g, "close"):  # as simulate does: the game's objects freed at once (older code: no close)
+            g.close()
+        return winners
 
     return play_one

@@ -151,7 +151,7 @@ class Gen(MemoGen, HoistGen):
         self.line("_telling = _rt.telling")
         # the game's own budget, in place of the one the rules load with
         names = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
-                 "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read")
+                 "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of")
         self.line(f"{', '.join(names)} = (_rt.metered[n] for n in {names!r})")
         for f in p.functions.values():
             self.function(f)
@@ -573,7 +573,7 @@ class Gen(MemoGen, HoistGen):
             "range": lambda: f"_range({args[0]}, {args[1]})",
             "text": lambda: f"_text({args[0]})",
             "roll": lambda: f"_roll({args[0]}, {self.sid(c.span)})",
-            "index_of": lambda: f"_spend({args[0]}).index({args[1]})",
+            "index_of": lambda: f"_index_of({args[0]}, {args[1]})",
             "plural": lambda: f"_plural({args[0]}, {args[1]})",
         }[n]()
 

@@ -308,6 +308,13 @@ def metered(budget: list) -> dict:
         xs.sort(key=_KEY, reverse=desc)  # stable, also reversed: equal keys keep their order
         return [v for _, v in xs]
 
+    def index_of(xs, x):
+        # _spend(xs).index(x) in one call: a scan of the whole list, wherever x is
+        budget[0] -= len(xs)
+        if budget[0] < 0:
+            raise OutOfSteps
+        return xs.index(x)
+
     def charge(steps: int):
         budget[0] -= steps
         if budget[0] < 0:
@@ -363,7 +370,7 @@ def metered(budget: list) -> dict:
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
             "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars,
             "_keep": keep, "_again": again, "_keep_list": keep_list, "_again_list": again_list,
-            "_keep_read": keep_read, "_again_read": again_read}
+            "_keep_read": keep_read, "_again_read": again_read, "_index_of": index_of}
 
 
 def measure(x) -> int:
@@ -459,6 +466,13 @@ class Game:
             return self.result
         except Exception as exc:  # noqa: BLE001 - a rule failed; report it at its source line
             raise self.failure(exc) from None
+
+    def close(self) -> None:
+        """Let go of the code made for this game, which refers back to it: without this, each
+        finished game of a run of thousands waits, whole, for Python's cycle collector (a sixth
+        of the time of a short game). A closed game can answer nothing more."""
+        for name in ("_init", "_rules", "_view", "_values", "_main", "choose", "quick_choose", "emit"):
+            self.__dict__.pop(name, None)
 
     def start(self):
         """Set the globals up as the rules declare them, before a scenario states its position."""

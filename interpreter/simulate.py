@@ -41,6 +41,7 @@ def play_many(game: str, variants: tuple[str, ...], players: list[str], agents: 
         g = Tallied(loaded, players, made, seed, auto)
         try:
             out.append(g.outcome(g.run(), count_events))
+            g.close()
         except PitwallError as e:  # say which game failed, so it can be played again alone
             again = f"it happened in the game of seed {seed}; this plays it again:\n  " + reproduce(
                 game, variants, players, agents, seed, settings)

@@ -71,3 +71,32 @@ def test_random_seats_of_an_unrecorded_game_pick_as_the_general_path_does(game, 
     quick = [_unrecorded(loaded, players, seed) for seed in range(seeds)]
     monkeypatch.setattr(runtime, "QUICK_SEATS", False)
     assert quick == [_unrecorded(loaded, players, seed) for seed in range(seeds)]
+
+
+@pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_closed_game_leaves_nothing_for_the_cycle_collector(game, players, settings, seeds):
+    # simulate closes each game after its outcome: its objects are freed at once, as it ends
+    import gc
+
+    from pitwall.interpreter.simulate import play_many
+
+    g = find_game(game)
+    loaded = build(g.base_files(), [], g, settings=settings)
+    names = player_names(loaded, players)
+    play_many(game, (), names, ["heuristic"] * players, range(1), settings=settings)  # loaded, compiled
+    gc.collect()
+    gc.disable()
+    try:
+        agents = ["random" if seat % 2 else "heuristic" for seat in range(players)]
+        for seed in range(3):
+            played, _ = new_game(loaded, names, agents, seed, record=False)
+            played.run()
+            played.close()
+            del played
+        left = gc.collect()
+        outcomes = play_many(game, (), names, ["heuristic"] * players, range(2), settings=settings)
+        left_by_simulate = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0 and left_by_simulate == 0
+    assert len(outcomes) == 2

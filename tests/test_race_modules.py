@@ -16,7 +16,7 @@ from pitwall.interpreter import ast
 from pitwall.interpreter.engine import new_game, player_names
 from pitwall.interpreter.load import find_game
 from pitwall.interpreter.parse import parse_file
-from test_race_formula_90 import TRACKS, assert_ends_in_order, loaded_for, mixed, run_checked
+from race_checks import TRACKS, assert_ends_in_order, loaded_for, mixed, run_checked
 
 GAME = "race_formula_90"
 VARIANTS = find_game(GAME).variant_files()

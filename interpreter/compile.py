@@ -15,10 +15,11 @@ import attrs
 from . import ast
 from .compile_cache import cached
 from .compile_hoist import HoistGen
+from .compile_loops import LoopGen
 from .compile_memo import MemoGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
 from .errors import PitwallError, Span
-from .limits import INT_MAX
+from .limits import CHOOSE_STEPS, INT_MAX
 from .link import Program
 from .purity import pure_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
@@ -31,6 +32,13 @@ PAID_ONCE = ("sum", "any", "all", "min", "max")
 AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
 SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "any": "any", "all": "all",
                    "sort": "sorted", "min": "min", "max": "max"}
+# What generated code takes of a game, by _bind (see Gen.bind): its methods and its state
+GAME_SOURCES = ("choose", "tell", "draw", "draw_refill", "refill", "move", "shuffle", "finish", "player", "new",
+                "roll", "sim", "state", "memo", "telling")
+GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) for s in GAME_SOURCES)
+# The helpers that spend from the budget a set of functions keeps (runtime.metered)
+METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
+           "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of")
 
 
 @attrs.frozen
@@ -45,7 +53,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen(MemoGen, HoistGen):
+class Gen(MemoGen, HoistGen, LoopGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -141,18 +149,13 @@ class Gen(MemoGen, HoistGen):
         for i, r in enumerate(p.requires):
             if reads_decks(p, r):
                 self.require(i, r)
-        self.line("def _new_game(_rt):")
+        # One set of the rules' functions serves game after game (runtime.CodeSet): made with the
+        # budget and helpers it keeps, then bound to each game in turn by _bind (the game's methods
+        # and state), and unbound when the game closes. Making them anew took a fifth of a short game.
+        self.line("def _new_game(_m):")
         self.indent += 1
-        for name in ("_choose", "_tell", "_draw", "_draw_refill", "_move", "_shuffle", "_finish", "_player",
-                     "_new", "_roll", "_sim_begin", "_sim_end"):
-            self.line(f"{name} = _rt.{name[1:]}")
-        self.line("_S = _rt.state")
-        self.line("_SM = _rt.memo")
-        self.line("_telling = _rt.telling")
-        # the game's own budget, in place of the one the rules load with
-        names = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
-                 "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of")
-        self.line(f"{', '.join(names)} = (_rt.metered[n] for n in {names!r})")
+        self.line(f"{', '.join(METERED)} = (_m[n] for n in {METERED!r})")
+        self.line(" = ".join(GAME_BOUND) + " = None")
         for f in p.functions.values():
             self.function(f)
         for r in p.rules.values():
@@ -165,12 +168,25 @@ class Gen(MemoGen, HoistGen):
         self.forget(None)
         self.line("return None")
         self.indent -= 1
+        self.bind()
         view = f"f_{p.game.view}" if p.game and p.game.view else "None"
-        self.line("return _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
+        self.line("return _bind, _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
                   + ", ".join(f"{f!r}: f_{f}" for f in p.functions if not p.functions[f].params) + "}")
         self.indent -= 1
         for site in self.memo_sites:  # module level: read by every game of the process
             self.line(f"{site} = [0, 0, True, 0]")
+
+    def bind(self) -> None:
+        """_bind(game) points the functions at a game; _bind(None) lets go of it."""
+        self.line("def _bind(_rt):")
+        self.indent += 1
+        self.line("nonlocal " + ", ".join(GAME_BOUND))
+        self.line("if _rt is None:")
+        self.line("    " + " = ".join(GAME_BOUND) + " = None")
+        self.line("    return")
+        for name, source in zip(GAME_BOUND, GAME_SOURCES):
+            self.line(f"{name} = _rt.{source}")
+        self.indent -= 1
 
     def record_class(self, rec: ast.RecordDecl) -> None:
         base = "_Participant" if rec.what == "participant" else "_Card"
@@ -415,32 +431,72 @@ class Gen(MemoGen, HoistGen):
 
     def stmt_Draw(self, s: ast.Draw):
         refill = self.refill_of(s.source)
-        src, dst, n = self.expr(s.source), self.expr(s.dest), self.expr(s.count)
+        src, dst, n = self.value(s.source, s.span), self.value(s.dest, s.span), self.expr(s.count)
+        if n != "1":
+            if refill:
+                self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
+            else:
+                self.line(f"_draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
+            return
+        # One card, the common draw, written out as Game.draw would do it: the runtime is called only
+        # to refill an empty pile or to say it cannot
+        self.forget(s.span)
+        self.line("_budget[0] -= 1", s.span)
         if refill:
-            self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
+            self.line(f"if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
         else:
-            self.line(f"_draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
+            self.line(f"if not {src}: _draw(1, {src}, {dst}, {self.sid(s.span)})", s.span)
+        self.line(f"{dst}.append({src}.pop())", s.span)
 
     def stmt_Move(self, s: ast.Move):
-        self.line(f"_move({self.expr(s.card)}, {self.expr(s.source)}, {self.expr(s.dest)}, {self.sid(s.span)})",
-                  s.span)
+        # Game.move written out: a card equals only itself, so list.index finds that very card; the
+        # runtime is called only to say that the card is not there
+        card, src = self.value(s.card, s.span), self.value(s.source, s.span)
+        dst = self.value(s.dest, s.span)
+        self.forget(s.span)
+        self.line(f"_budget[0] -= len({src})", s.span)
+        self.line(f"try: del {src}[{src}.index({card})]", s.span)
+        self.line(f"except ValueError: _move({card}, {src}, {dst}, {self.sid(s.span)})", s.span)
+        self.line(f"{dst}.append({card})", s.span)
 
     def stmt_Empty(self, s: ast.Empty):
-        src, dst = self.expr(s.source), self.expr(s.dest)
+        src, dst = self.value(s.source, s.span), self.value(s.dest, s.span)
         # `is not`: the same pile reached by two names (an alias) keeps its cards
-        self.line(f"if {src} is not {dst}: {dst}.extend(_spend({src})); {src}.clear()", s.span)
+        self.line(f"if {src} is not {dst}:", s.span)
+        self.line(f"    _budget[0] -= len({src})", s.span)
+        self.line("    if _budget[0] < 0: _over()", s.span)
+        self.line(f"    {dst}.extend({src}); {src}.clear()", s.span)
         self.forget(s.span)
+
+    def value(self, e, span: Span) -> str:
+        """An expression a statement names more than once: in a local of its own unless it is a
+        plain name (worked out once, as a call of the runtime would take it)."""
+        code = self.expr(e)
+        if _NAME.fullmatch(code):
+            return code
+        t = self.fresh()
+        self.line(f"{t} = {code}", span)
+        return t
 
     def stmt_Shuffle(self, s: ast.Shuffle):
         self.line(f"_shuffle({self.expr(s.pile)})", s.span)
 
     def stmt_Choose(self, s: ast.Choose):
-        by = self.expr(s.by) if s.by is not None else f"l_{self.sim_var}"
+        by = self.value(s.by, s.span) if s.by is not None else f"l_{self.sim_var}"
         prefer = f"lambda l_option: {self.expr(s.prefer)}" if s.prefer is not None else "None"
         t = s.target
         name = t.name if isinstance(t, ast.Var) else t.obj.name
-        call = f"_choose({by}, {name!r}, {self.expr(s.options)}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})"
-        self.line(f"{self.place(t)} = {call}", s.span)
+        options, q = self.value(s.options, s.span), self.fresh()
+        place = self.place(t)
+        # A seat that picks int(quick() * n) (runtime.Game.seat_quick: a random seat of a game
+        # nobody records) picks here, as Game.choose would, when it has a real choice
+        self.line(f"{q} = {by}._q", s.span)
+        self.line(f"if {q} is not None and len({options}) > 1:", s.span)
+        self.line(f"    _budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
+        self.line(f"    {place} = {options}[int({q}() * len({options}))]", s.span)
+        self.line("else:", s.span)
+        self.line(f"    {place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})",
+                  s.span)
         if self.changes_state(t):
             self.forget(s.span)
 
@@ -458,14 +514,14 @@ class Gen(MemoGen, HoistGen):
         maps = sorted({c.target.obj.name for c in _chooses(s.body) if isinstance(c.target, ast.Index)})
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
-        self.line(f"_sim_begin({self.sid(s.span)})", s.span)
+        self.line("_sim[0] += 1", s.span)
         self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + weight(s.body)}):", s.span)
         self.indent += 1
         self.sim_var = s.var
         self.block(s.body)
         self.sim_var = None
         self.indent -= 1
-        self.line("_sim_end()", s.span)
+        self.line("_sim[0] -= 1", s.span)
 
     def stmt_Emit(self, s: ast.Emit):
         # collections are snapshotted: the rules usually empty a pile right after telling of it
@@ -611,6 +667,9 @@ class Gen(MemoGen, HoistGen):
                 self.passes.pop()
 
     def top_value(self, e, span: Span) -> str:
+        looped = self.looped(e, span)
+        if looped is not None:
+            return looped
         if isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
             self.hoisted = (e.comp, span)
         elif (isinstance(e, ast.Call) and e.name in PAID_ONCE and e.name not in self.prog.functions
@@ -781,6 +840,7 @@ def _generate(prog: Program, types: dict[int, T], inline: bool):
 
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _PLACE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")
 
 

@@ -61,6 +61,8 @@ class Loaded:
     namespace: dict
     filename: str = GENERATED
     settings: tuple[tuple[str, str], ...] = ()  # overridden settings, as given: (name, value)
+    # sets of the rules' functions that closed games gave back, for the next games (runtime.CodeSet)
+    pool: list = attrs.field(factory=list, eq=False, repr=False)
 
     @functools.cached_property
     def consts(self) -> dict:

@@ -61,7 +61,8 @@ class _Card:
 
 
 class _Participant:
-    __slots__ = ("name", "seat", "is_player")
+    # _q: the seat's quick generator where generated code picks for it (Game.__init__), else None
+    __slots__ = ("name", "seat", "is_player", "_q")
     _kind = ""
     _fields: tuple[str, ...] = ()
     _secret: tuple[str, ...] = ()
@@ -71,6 +72,7 @@ class _Participant:
         self.name = name
         self.seat = seat
         self.is_player = is_player
+        self._q = None
 
     def __getattr__(self, name: str):
         return _python_read(self, name)
@@ -391,7 +393,7 @@ NAMESPACE = {
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
 SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
                  for name in ("len", "sum", "any", "all", "sorted", "min", "max", "abs", "list", "reversed",
-                              "dict", "tuple", "next", "range", "enumerate", "__build_class__")}
+                              "dict", "tuple", "next", "range", "enumerate", "int", "ValueError", "__build_class__")}
 
 
 class State:
@@ -422,9 +424,11 @@ class Game:
         self.telling = record or listener is not None  # events are worked out only for someone
         self.agents = agents
         self.auto_agent = auto_agent
-        self.budget = [budget]
+        code = _code_set(loaded)
+        code.budget[0] = budget
+        self.budget = code.budget  # the set's own list: its helpers spend from it
         self.budget_total = budget
-        self.metered = metered(self.budget)
+        self.metered = code.metered
         self.told = 0  # characters of narration so far
         # Work for agents, views and listeners (which runs in some runs of a game and not in
         # others) spends from a budget of its own, as large as the game's: see spent_apart.
@@ -432,7 +436,7 @@ class Game:
         self.apart = False
         self.checked_expects: set[int] = set()  # a scenario's expectations checked so far
         self.result: list | None = None
-        self.sim_depth = 0
+        self.sim = [0]  # simultaneous blocks entered and not yet left (generated code counts)
         ns = loaded.namespace
         kind = ns["K_" + loaded.program.game.player_kind]
         self.participants = [kind(name, seat, True) for seat, name in enumerate(players)]
@@ -445,15 +449,19 @@ class Game:
             self.emit = _no_emit
         elif not record:
             self.emit = self._tell_only  # a listener hears the events; no log is kept
-        # Random seats of a game nobody records pick in a few lines (_quick_chooser); a subclass
-        # that watches decisions (simulate's Tallied) calls quick_choose itself
+        # Random seats of a game nobody records pick in generated code (Gen.stmt_Choose) or, for a
+        # subclass that watches decisions (simulate's Tallied), through quick_choose
         quick = {p: a.quick for p, a in zip(self.participants, agents) if a.quick is not None}
         self.quick_choose = None
         if quick and not record and QUICK_SEATS:
-            self.quick_choose = _quick_chooser(quick, self.budget, Game.choose.__get__(self))
             if type(self).choose is Game.choose:
-                self.choose = self.quick_choose
-        self._init, self._rules, self._view, self._values = ns["_new_game"](self)
+                for p, q in quick.items():
+                    p._q = q
+            else:
+                self.quick_choose = _quick_chooser(quick, self.budget, Game.choose.__get__(self))
+        self._code = code
+        code.bind(self)
+        self._init, self._rules, self._view, self._values = code.init, code.rules, code.view, code.values
         self._main = self._rules[loaded.program.game.play]
 
     # ------------------------------------------------------------ running
@@ -468,9 +476,15 @@ class Game:
             raise self.failure(exc) from None
 
     def close(self) -> None:
-        """Let go of the code made for this game, which refers back to it: without this, each
-        finished game of a run of thousands waits, whole, for Python's cycle collector (a sixth
-        of the time of a short game). A closed game can answer nothing more."""
+        """Let go of the code that ran this game: its set of functions, unbound from the game, goes
+        back to the rules' pool for the next game (making a set took a fifth of a short game), and
+        nothing of the game is left for Python's cycle collector. A closed game can answer nothing
+        more."""
+        code = self.__dict__.pop("_code", None)
+        if code is not None:
+            code.bind(None)
+            self.budget = [self.budget[0]]  # what was left, kept: the set's list serves the next game
+            self.loaded.pool.append(code)
         for name in ("_init", "_rules", "_view", "_values", "_main", "choose", "quick_choose", "emit"):
             self.__dict__.pop(name, None)
 
@@ -611,7 +625,7 @@ class Game:
                 raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]
         if self.record:
-            entry = ("d", by.name, name, index, n, self.words(describe(choice)), self.sim_depth > 0)
+            entry = ("d", by.name, name, index, n, self.words(describe(choice)), self.sim[0] > 0)
             self.log.append(entry)
             if self.listener:
                 self.hear(entry)
@@ -669,6 +683,14 @@ class Game:
                 refill.clear()
                 self.shuffle(src)
             dst.append(src.pop())
+
+    def refill(self, src: list, refill: list, sid: int):
+        """An empty pile refilled from the one that refills it, shuffled (a draw of generated code)."""
+        if not refill:
+            raise self.error(sid, "cannot draw: the pile and the pile that refills it are both empty")
+        src.extend(refill)
+        refill.clear()
+        self.shuffle(src)
 
     def move(self, card, src: list, dst: list, sid: int):
         if self.memo:
@@ -729,12 +751,6 @@ class Game:
         self.by_name[name] = p
         return p
 
-    def sim_begin(self, sid: int):
-        self.sim_depth += 1
-
-    def sim_end(self):
-        self.sim_depth -= 1
-
 
 
 def _no_emit(event, args):
@@ -743,6 +759,27 @@ def _no_emit(event, args):
 
 # False: every decision takes Game.choose's general path (tests/test_speed_paths.py compares)
 QUICK_SEATS = True
+
+
+class CodeSet:
+    """The rules' functions made once (the generated _new_game), with the budget list and helpers
+    they spend through, bound to one game at a time."""
+
+    __slots__ = ("budget", "metered", "bind", "init", "rules", "view", "values")
+
+    def __init__(self, namespace: dict):
+        self.budget = [0]
+        self.metered = metered(self.budget)
+        self.bind, self.init, self.rules, self.view, self.values = namespace["_new_game"](self.metered)
+
+
+def _code_set(loaded) -> CodeSet:
+    """A free set of the rules' functions: one a closed game gave back, else a new one. A set is
+    never shared by two live games (threads of a cluster's worker included): list.pop is atomic."""
+    try:
+        return loaded.pool.pop()
+    except IndexError:
+        return CodeSet(loaded.namespace)
 
 
 def _quick_chooser(quick: dict, budget: list, general: Callable) -> Callable:

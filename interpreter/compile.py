@@ -13,10 +13,12 @@ import re
 import attrs
 
 from . import ast
+from .compile_arith import ArithGen
 from .compile_cache import cached
+from .compile_flat import FlatGen
 from .compile_hoist import HoistGen
-from .compile_loops import LoopGen
 from .compile_memo import MemoGen
+from .compile_ranges import RangeGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
 from .errors import PitwallError, Span
 from .limits import CHOOSE_STEPS, INT_MAX
@@ -34,7 +36,7 @@ SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "an
                    "sort": "sorted", "min": "min", "max": "max"}
 # What generated code takes of a game, by _bind (see Gen.bind): its methods and its state
 GAME_SOURCES = ("choose", "tell", "draw", "draw_refill", "refill", "move", "shuffle", "finish", "player", "new",
-                "roll", "sim", "state", "memo", "telling")
+                "roll", "sim", "state", "memo", "telling", "tally")
 GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) for s in GAME_SOURCES)
 # The helpers that spend from the budget a set of functions keeps (runtime.metered)
 METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
@@ -53,7 +55,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen(MemoGen, HoistGen, LoopGen):
+class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -77,6 +79,9 @@ class Gen(MemoGen, HoistGen, LoopGen):
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
         self.passes = []  # the comprehensions around the expression being compiled (compile_hoist.py)
         self.hoisting = REMEMBER  # loop-invariant parts kept (compile_hoist.py): a fast path too
+        self.pre: dict[int, str] = {}  # expressions already worked out into locals (compile_flat.py)
+        self.comp_seen: dict[int, bool] = {}  # does an expression hold a comprehension?
+        self.calls_in_range()
 
     def template(self, text: str) -> str:
         """A template, parsed (the checker proved it), for generated code to name by number."""
@@ -164,7 +169,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
         self.indent += 1
         for name, g in p.globals.items():
             self.line(f"_S.{GLOBAL_PREFIX}{name} = {self.initial(g)}", g.span)
-            self.check_int(f"_S.{GLOBAL_PREFIX}{name}", self.prog_type(g), g.span)
+            self.check_default(f"_S.{GLOBAL_PREFIX}{name}", g)
         self.forget(None)
         self.line("return None")
         self.indent -= 1
@@ -189,6 +194,13 @@ class Gen(MemoGen, HoistGen, LoopGen):
         self.indent -= 1
 
     def record_class(self, rec: ast.RecordDecl) -> None:
+        self.walrus_ok = False  # a default value is worked out in the class body
+        try:
+            self._record_class(rec)
+        finally:
+            self.walrus_ok = True
+
+    def _record_class(self, rec: ast.RecordDecl) -> None:
         base = "_Participant" if rec.what == "participant" else "_Card"
         names = [f.name for f in rec.fields]
         slots = tuple(self.field(rec.what, rec.name, n) for n in names)
@@ -205,8 +217,9 @@ class Gen(MemoGen, HoistGen, LoopGen):
                                for f, slot in zip(rec.fields, slots))
             self.line(f"def __init__(self, {params}):" if params else "def __init__(self):")
             self.indent += 1
-            for slot in slots:
-                self.line(f"self.{slot} = {slot}")
+            for f, slot in zip(rec.fields, slots):  # made while the rules load: deck rows
+                self.line(f"self.{slot} = {slot}", f.span)
+                self.check_int(f"self.{slot}", self.prog_type(f), f.span)
             self.line("pass")
             self.indent -= 1
         else:
@@ -215,9 +228,13 @@ class Gen(MemoGen, HoistGen, LoopGen):
             self.line("_Participant.__init__(self, name, seat, is_player)")
             for f, slot in zip(rec.fields, slots):
                 self.line(f"self.{slot} = {self.initial(f)}", f.span)
-                self.check_int(f"self.{slot}", self.prog_type(f), f.span)
+                self.check_default(f"self.{slot}", f)
             self.indent -= 1
         self.indent -= 1
+
+    def check_default(self, place: str, f: ast.FieldDecl) -> None:
+        if f.default is not None:
+            self.check_value(place, f.default, self.prog_type(f), f.span)
 
     def prog_type(self, f: ast.FieldDecl) -> T:
         simple = {"int": "int", "bool": "bool", "text": "text"}
@@ -284,6 +301,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
         remembered = f.name in self.pure or f.name in self.per_state
         self.line(f"def {self.remembered_name(f, mods)}({self.params(f.params)}):", f.span)
         self.indent += 1
+        self.enter_body(f, f.body)
         self.entry(f)
         if isinstance(f.body, ast.Block):
             # a list worked out in a let cannot leave through a value that is no list: shared safely
@@ -315,6 +333,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
     def rule(self, r: ast.RuleDecl) -> None:
         params = self.params(r.params)
         parts = (r.body, *r.extensions)
+        self.enter_body(r, parts)
         if r.extensions:  # each part a function, so a `stop` ends its own part only
             for i, body in enumerate(parts):
                 self.line(f"def p{i}_{r.name}({params}):", body.span)
@@ -335,8 +354,8 @@ class Gen(MemoGen, HoistGen, LoopGen):
         """Every call costs its body's steps (a rule calling itself twice per level stops), and
         whole-number parameters are in range like every stored number."""
         self.charge(d.span, parts or d.body)
-        for p in d.params:
-            if p.type.name == "int":
+        for p in d.params:  # unless every call passes a value known in range (compile_ranges.py)
+            if p.type.name == "int" and p.name in self.checked_params.get(d.name, ()):
                 self.check_int(f"l_{p.name}", INT, d.span)
 
     def block(self, b: ast.Block) -> None:
@@ -356,7 +375,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
     # ------------------------------------------------------------ statements
     def stmt_Let(self, s: ast.Let):
         self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
-        self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
+        self.check_value(f"l_{s.name}", s.value, self.type_of(s.value), s.span)
 
     def stmt_Assign(self, s: ast.Assign):
         value = self.top(s.value, s.span)
@@ -365,59 +384,81 @@ class Gen(MemoGen, HoistGen, LoopGen):
             value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
         target = self.place(s.target)
         self.line(f"{target} = {value}", s.span)
-        self.check_int(target, self.type_of(s.target), s.span)
+        self.check_value(target, s.value, self.type_of(s.target), s.span)
         if self.changes_state(s.target):
             self.forget(s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
+        value = self.flat(s.value, s.span)
         target = self.place(s.target)
-        self.line(f"{target} {s.op}= {self.expr(s.value)}", s.span)
+        self.line(f"{target} {s.op}= {value}", s.span)
         self.check_int(target, INT, s.span)
         if self.changes_state(s.target):
             self.forget(s.span)
 
     def stmt_CallStmt(self, s: ast.CallStmt):
-        self.line(f"r_{s.call.name}({', '.join(self.expr(a) for a in s.call.args)})", s.span)
+        self.line(self.flat(s.call, s.span), s.span)
 
     def stmt_If(self, s: ast.If):
-        for i, (cond, body) in enumerate(s.branches):
-            self.line(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:", cond.span)
+        self.branches(s.branches, s.orelse)
+
+    def branches(self, branches, orelse) -> None:
+        """if/elif/else; a condition that needs lines of its own (compile_flat.py) opens an else
+        with those lines and an if of its own."""
+        for i, (cond, body) in enumerate(branches):
+            if i > 0 and self.flattening and self._has_comp(cond):
+                self.line("else:")
+                self.indent += 1
+                self.branches(branches[i:], orelse)
+                self.indent -= 1
+                return
+            self.line(f"{'if' if i == 0 else 'elif'} {self.flat(cond, cond.span)}:", cond.span)
             self.indent += 1
             self.block(body)
             self.indent -= 1
-        if s.orelse is not None:
+        if orelse is not None:
             self.line("else:")
             self.indent += 1
-            self.block(s.orelse)
+            self.block(orelse)
             self.indent -= 1
 
     def stmt_For(self, s: ast.For):
         # the whole pass is paid on entry: a step per item (nested loops multiply); written out,
         # as a loop is the hottest place of all
         items = self.fresh()
-        self.line(f"{items} = {self.expr(s.iter)}", s.span)
+        self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
         self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
         self.line("if _budget[0] < 0: _over()", s.span)
         it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
+        self.loop_body(s.body)
+
+    def loop_body(self, body: ast.Block, span: Span | None = None) -> None:
+        """A loop's body, one level in; with span, a pass is charged first."""
         self.indent += 1
-        self.block(s.body)
+        self.loop_depth += 1
+        if span is not None:
+            self.charge(span, body)
+        self.block(body)
+        self.loop_depth -= 1
         self.indent -= 1
 
     def stmt_While(self, s: ast.While):
-        self.line(f"while {self.expr(s.cond)}:", s.span)
+        if not (self.flattening and self._has_comp(s.cond)):
+            self.line(f"while {self.expr(s.cond)}:", s.span)
+            self.loop_body(s.body, s.span)
+            return
+        # the condition's own lines run before each test
+        self.line("while True:", s.span)
         self.indent += 1
-        self.charge(s.span, s.body)
-        self.block(s.body)
+        self.line(f"if not ({self.flat(s.cond, s.span)}): break", s.span)
         self.indent -= 1
+        self.loop_body(s.body, s.span)
 
     def stmt_Repeat(self, s: ast.Repeat):
         var = f"l_{s.var}" if s.var else "_"
-        self.line(f"for {var} in range(1, {self.expr(s.count)} + 1):", s.span)
-        self.indent += 1
-        self.charge(s.span, s.body)
-        self.block(s.body)
-        self.indent -= 1
+        self.line(f"for {var} in range(1, {self.flat(s.count, s.span)} + 1):", s.span)
+        self.loop_body(s.body, s.span)
 
     def refill_of(self, e) -> str | None:
         decl = None
@@ -471,7 +512,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
     def value(self, e, span: Span) -> str:
         """An expression a statement names more than once: in a local of its own unless it is a
         plain name (worked out once, as a call of the runtime would take it)."""
-        code = self.expr(e)
+        code = self.flat(e, span)
         if _NAME.fullmatch(code):
             return code
         t = self.fresh()
@@ -515,12 +556,14 @@ class Gen(MemoGen, HoistGen, LoopGen):
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
         self.line("_sim[0] += 1", s.span)
-        self.line(f"for l_{s.var} in _spend({self.expr(s.iter)}, {PASS_COST + weight(s.body)}):", s.span)
-        self.indent += 1
+        items = self.fresh()
+        self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
+        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
+        self.line("if _budget[0] < 0: _over()", s.span)
+        self.line(f"for l_{s.var} in {items}:", s.span)
         self.sim_var = s.var
-        self.block(s.body)
+        self.loop_body(s.body)
         self.sim_var = None
-        self.indent -= 1
         self.line("_sim[0] -= 1", s.span)
 
     def stmt_Emit(self, s: ast.Emit):
@@ -529,10 +572,14 @@ class Gen(MemoGen, HoistGen, LoopGen):
                         else self.expr(a)) + ", " for a in s.args)
         # Nobody listens in a plain simulation: skip working out the event's values. When someone
         # does, that work has a budget of its own, so the game's is the same either way.
-        self.line(f"if _telling: _tell({self.events.index(s.event)}, lambda: ({args}))", s.span)
+        # A game that only counts its events (simulate's Tallied) counts them here.
+        event = self.events.index(s.event)
+        self.line("if _telling:", s.span)
+        self.line(f"    if _tally is None: _tell({event}, lambda: ({args}))", s.span)
+        self.line(f"    else: _tally[{event}] += 1", s.span)
 
     def stmt_Finish(self, s: ast.Finish):
-        self.line(f"_finish({self.expr(s.winners)})", s.span)
+        self.line(f"_finish({self.flat(s.winners, s.span)})", s.span)
 
     def stmt_Return(self, s: ast.Return):
         self.line(f"return {self.top(s.value, s.span)}", s.span)
@@ -542,6 +589,8 @@ class Gen(MemoGen, HoistGen, LoopGen):
 
     # ------------------------------------------------------------ expressions
     def expr(self, e) -> str:
+        if id(e) in self.pre:
+            return self.pre[id(e)]
         return self.hoistable(e) or self.expr_plain(e)
 
     def expr_plain(self, e) -> str:
@@ -608,8 +657,11 @@ class Gen(MemoGen, HoistGen, LoopGen):
         if c.name in self.prog.rules:
             return f"r_{c.name}({', '.join(args)})"
         n = c.name
-        if n in ("min", "max") and len(args) > 1:
-            return f"{n}({', '.join(args)})"
+        if n in ("min", "max") and len(args) > 1:  # of several: the first extreme, one after the other
+            code = args[0]
+            for a in args[1:]:
+                code = self.extreme(n, code, a)
+            return code
         if n in ("len", "count"):  # the length is known: no work in proportion to it
             return f"len({args[0]})"
         if self.hoisted is not None and self.hoisted[0] is c:  # a statement's whole value: see top
@@ -619,7 +671,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
             arg = f"{spend}({args[0]})" if self.type_of(c.args[0]).kind in ("list", "pile") else args[0]
             return f"{SIMPLE_BUILTINS[n]}({arg})"
         return {
-            "clamp": lambda: f"min(max({args[0]}, {args[1]}), {args[2]})",
+            "clamp": lambda: self.clamp(*args),
             "reverse": lambda: f"list(reversed(_spend({args[0]})))",
             "unique": lambda: f"list(dict.fromkeys(_spend({args[0]}, 3)))",
             "first": lambda: _end_of(args[0], "0", "_first"),
@@ -667,15 +719,14 @@ class Gen(MemoGen, HoistGen, LoopGen):
                 self.passes.pop()
 
     def top_value(self, e, span: Span) -> str:
-        looped = self.looped(e, span)
-        if looped is not None:
-            return looped
-        if isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
-            self.hoisted = (e.comp, span)
-        elif (isinstance(e, ast.Call) and e.name in PAID_ONCE and e.name not in self.prog.functions
-              and e.name not in self.prog.rules
-              and len(e.args) == 1 and self.type_of(e.args[0]).kind in ("list", "pile") and self.subst is None):
+        if (isinstance(e, ast.Call) and e.name in PAID_ONCE and e.name not in self.prog.functions
+                and e.name not in self.prog.rules
+                and len(e.args) == 1 and self.type_of(e.args[0]).kind in ("list", "pile") and self.subst is None):
             self.hoisted = (e, span)
+        elif self.flattening:
+            return self.flat(e, span)
+        elif isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:
+            self.hoisted = (e.comp, span)
         try:
             return self.expr(e)
         finally:
@@ -699,7 +750,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
         if self.hoisted is not None and self.hoisted[0] is c:
             it = self.paid(self.expr(c.iter), cost)
         else:
-            it = self.read(c.iter, cost)
+            it = self.iterable(lambda: self.read(c.iter, cost))
         saved = self.subst
         var = f"l_{c.var}"
         if saved is not None:  # inside an inlined function: a name of its own, outside the rules' l_ names
@@ -765,7 +816,7 @@ class Gen(MemoGen, HoistGen, LoopGen):
             return f"({left} {'in' if e.op == 'in' else 'not in'} {self.read(e.right, 1)})"
         right = self.expr(e.right)
         if e.op == "*":
-            return f"_mul({left}, {right})"
+            return self.multiply(left, right)
         if e.op == "+" and self.type_of(e).kind != "int":
             return f"_cat({left}, {right})"  # texts and lists: bounded, and paid for
         if e.op in ("in", "notin") or (e.op in ("==", "!=") and holds_list(self.type_of(e.left))):
@@ -834,7 +885,7 @@ def _compile_program(prog: Program, types: dict[int, T]) -> Compiled:
 
 def _generate(prog: Program, types: dict[int, T], inline: bool):
     g = Gen(prog, types)
-    g.inline_ok = inline
+    g.inline_ok = g.flattening = inline
     g.module()
     return g, compile("\n".join(g.lines) + "\n", GENERATED, "exec")
 

@@ -133,7 +133,7 @@ class MemoGen:
             i = shared[id(s)]
             self.line(f"_m{i} = _budget[0]", s.span)
             self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
-            self.check_int(f"l_{s.name}", self.type_of(s.value), s.span)
+            self.check_value(f"l_{s.name}", s.value, self.type_of(s.value), s.span)
             self.line(f"_m{i} -= _budget[0]", s.span)
         if big:
             self.line(f"if not ({big}):", first.span)

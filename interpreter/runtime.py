@@ -413,6 +413,8 @@ class State:
 
 
 class Game:
+    tally: list | None = None  # a list where the game only counts the events it tells (generated code)
+
     def __init__(self, loaded, players: list[str], agents: list, seed: int, *, budget: int = STEP_BUDGET,
                  record: bool = True, listener: Callable | None = None, auto_agent=None):
         self.loaded = loaded
@@ -449,20 +451,21 @@ class Game:
             self.emit = _no_emit
         elif not record:
             self.emit = self._tell_only  # a listener hears the events; no log is kept
-        # Random seats of a game nobody records pick in generated code (Gen.stmt_Choose) or, for a
-        # subclass that watches decisions (simulate's Tallied), through quick_choose
-        quick = {p: a.quick for p, a in zip(self.participants, agents) if a.quick is not None}
-        self.quick_choose = None
-        if quick and not record and QUICK_SEATS:
-            if type(self).choose is Game.choose:
-                for p, q in quick.items():
-                    p._q = q
-            else:
-                self.quick_choose = _quick_chooser(quick, self.budget, Game.choose.__get__(self))
+        # Random seats of a game nobody records pick in generated code (Gen.stmt_Choose), through
+        # the generator seat_quick gives them
+        if not record and QUICK_SEATS:
+            for p, agent in zip(self.participants, agents):
+                if agent.quick is not None:
+                    p._q = self.seat_quick(agent.quick)
         self._code = code
         code.bind(self)
         self._init, self._rules, self._view, self._values = code.init, code.rules, code.view, code.values
         self._main = self._rules[loaded.program.game.play]
+
+    def seat_quick(self, quick: Callable[[], float]) -> Callable[[], float]:
+        """What generated code calls for a random seat's pick, int(quick() * n): its generator, or a
+        subclass's function that looks at each such decision first (simulate's Tallied)."""
+        return quick
 
     # ------------------------------------------------------------ running
     def run(self):
@@ -480,12 +483,14 @@ class Game:
         back to the rules' pool for the next game (making a set took a fifth of a short game), and
         nothing of the game is left for Python's cycle collector. A closed game can answer nothing
         more."""
+        for p in self.by_name.values():
+            p._q = None  # a seat's pick may call back into the game (simulate's Tallied)
         code = self.__dict__.pop("_code", None)
         if code is not None:
             code.bind(None)
             self.budget = [self.budget[0]]  # what was left, kept: the set's list serves the next game
             self.loaded.pool.append(code)
-        for name in ("_init", "_rules", "_view", "_values", "_main", "choose", "quick_choose", "emit"):
+        for name in ("_init", "_rules", "_view", "_values", "_main", "emit"):
             self.__dict__.pop(name, None)
 
     def start(self):
@@ -780,28 +785,6 @@ def _code_set(loaded) -> CodeSet:
         return loaded.pool.pop()
     except IndexError:
         return CodeSet(loaded.namespace)
-
-
-def _quick_chooser(quick: dict, budget: list, general: Callable) -> Callable:
-    """Game.choose for a game nobody records, where some seats are random (`quick` maps their
-    players to their generators): such a seat's pick from a list of options is int(quick() * n),
-    or the only option, as the general path would make it, in a few lines; anything else goes
-    there (no option at all: its error)."""
-    get = quick.get
-
-    def choose(by, name, options, prompt, prefer, sid):
-        q = get(by)
-        if q is not None and type(options) is list:
-            n = len(options)
-            if n > 1:
-                budget[0] -= CHOOSE_STEPS + n
-                return options[int(q() * n)]
-            if n == 1:  # the only option, taken without asking the generator
-                budget[0] -= CHOOSE_STEPS + 1
-                return options[0]
-        return general(by, name, options, prompt, prefer, sid)
-
-    return choose
 
 
 def rules_span(tb, filename: str, linemap: list) -> Span | None:

@@ -67,29 +67,54 @@ class Tallied(Game):
 
     def __init__(self, loaded, players: list[str], agents: list, seed: int, auto_agent):
         decl = loaded.program.game
-        self.decisions = 0
-        self.tally = [0] * len(loaded.compiled.events)
+        self.tally = [0] * len(loaded.compiled.events)  # generated code counts each event here
         self.watching = decl.leader is not None
         self.turn_key = GLOBAL_PREFIX + decl.turns if decl.turns else None
-        self.turn_seen = self  # no turn value is the game itself: the first decision always asks
         self.leading = None
         self.lead_changes = 0
+        # decisions so far, and the turn the leader was last asked at (none yet: the first asks)
+        self.counted = [0, self]
+        self.state = None  # made by Game.__init__, which asks seat_quick
         super().__init__(loaded, players, agents, seed, record=False, listener=_unheard, auto_agent=auto_agent)
-        self.globals = self.state.__dict__  # the rules' globals, read at each decision
+        self.decided = self.decider()
+
+    @property
+    def decisions(self) -> int:
+        return self.counted[0]
 
     def tell(self, event: int, values) -> None:
         self.tally[event] += 1
 
     def choose(self, by, name: str, options, prompt, prefer, sid: int):
-        self.decisions += 1
-        if self.watching:
-            turn = self.globals.get(self.turn_key, self.decisions)  # no turns declared: each decision is one
-            if turn != self.turn_seen:
-                self.turn_seen = turn
-                self.see_leader()
-        if self.quick_choose is not None:
-            return self.quick_choose(by, name, options, prompt, prefer, sid)
+        self.decided()
         return Game.choose(self, by, name, options, prompt, prefer, sid)
+
+    def seat_quick(self, quick):
+        # a random seat's pick in generated code is a decision too
+        return self.decider(quick)
+
+    def decider(self, quick=None):
+        """What each decision calls first: it counts, and asks the leader when the turn changed;
+        then gives the seat's pick, if any (one call per quick decision)."""
+        counted, ask = self.counted, self.see_leader
+        globals_, key = self.state.__dict__, self.turn_key
+
+        def decided():
+            counted[0] += 1
+            if ask is not None:
+                turn = globals_.get(key, counted[0]) if key else counted[0]  # no turns declared: each decision is one
+                if turn != counted[1]:
+                    counted[1] = turn
+                    ask()
+            return quick() if quick is not None else None
+
+        if not self.watching:
+            ask = None
+        return decided
+
+    def close(self) -> None:
+        self.__dict__.pop("decided", None)  # it calls back into the game
+        super().close()
 
     def see_leader(self) -> None:
         now = self.asking("leader", self.leader)

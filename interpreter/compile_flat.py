@@ -1,0 +1,240 @@
+"""Comprehensions written as loops, where a statement works out its values (compile.Gen inherits this).
+
+In Python 3.11 a comprehension is a function of its own: `sum(c.value for c in f.front)` makes and
+calls one, and builds a list, for a pile of two cards; `drive_slots` makes four, one inside the
+other. Where a statement works out a value (a `let`, an assignment, a `return`, a condition, the
+options of a choice, a rule's arguments), the compiler writes such a value as lines before the
+statement instead, a plain loop into a local:
+
+    _t1 = l_f.v_front                  # the collection, paid for as the comprehension paid
+    _budget[0] -= len(_t1) * 4
+    if _budget[0] < 0: _over()
+    _t3 = 0
+    for t2_c in _t1:
+        _t3 += t2_c.v_value
+    l_total = _t3
+
+A comprehension inside the element or condition of one written so is written so too (a loop in
+the loop); `and`, `or` and conditional expressions become `if`s, so a part is worked out exactly
+when the expression would have worked it out. Parts a loop's value needs before it (a call's
+earlier arguments) are worked out first into locals, so everything happens in the order it did.
+The loop's variable has a name of its own (no rules local is overwritten); slots of the loop's
+invariant parts (compile_hoist.py) are made just before it, once per pass as before.
+
+The values, the steps charged (a collection's cost up front, when it is worked out), the order of
+evaluation, where `any`, `all` and `first` stop, and the errors (`max` of nothing) are those of
+the comprehension. Expressions that cannot have lines before them (a prefer's lambda, an inlined
+function's body, an event's values) keep their comprehensions.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .compile_arith import PLAIN
+from .costs import ITEM_COST, pair_measure, weight
+from .errors import Span
+
+_COMPS = (ast.Aggregate, ast.ListComp)
+# Loops nested in one Python function: CPython allows 20 blocks; rules nest theirs up to 16
+LOOPS_MAX = 12
+
+
+class FlatGen:
+    flattening = True  # off in the fallback for rules too deeply nested for Python
+    loop_depth = 0  # loops open around the code being written (the rules' own and written ones)
+
+    def flat(self, e, span: Span) -> str:
+        """e's value as an expression, after lines that work out its comprehensions as loops."""
+        if not self.flattening or self.loop_depth >= LOOPS_MAX or not self._has_comp(e):
+            return self.expr(e)
+        if isinstance(e, _COMPS):
+            return self._flat_loop(e, span)
+        if isinstance(e, ast.BinOp) and e.op in ("and", "or"):
+            return self._flat_logic(e, span)
+        if isinstance(e, ast.Cond):
+            return self._flat_cond(e, span)
+        return self._flat_parts(e, span)
+
+    def _has_comp(self, e) -> bool:
+        key = id(e)
+        known = self.comp_seen.get(key)
+        if known is None:
+            known = self.comp_seen[key] = _holds_comp(e)
+        return known
+
+    def _flat_parts(self, e, span: Span) -> str:
+        """A node whose own code Gen.expr writes, its parts (up to the last with a comprehension)
+        worked out first, in order, into locals it then reads."""
+        parts = _parts(e)
+        last = max(i for i, p in enumerate(parts) if self._has_comp(p))
+        done = []
+        try:
+            for p in parts[:last + 1]:
+                code = self.flat(p, span) if self._has_comp(p) else self.expr(p)
+                if not PLAIN.fullmatch(code):
+                    t = self.fresh()
+                    self.line(f"{t} = {code}", span)
+                    code = t
+                self.pre[id(p)] = code
+                done.append(id(p))
+            return self.expr(e)
+        finally:
+            for key in done:
+                del self.pre[key]
+
+    def _flat_logic(self, e: ast.BinOp, span: Span) -> str:
+        t = self.fresh()
+        self.line(f"{t} = {self.flat(e.left, span)}", span)
+        self.line(f"if {'' if e.op == 'and' else 'not '}{t}:", span)
+        self.indent += 1
+        self.line(f"{t} = {self.flat(e.right, span)}", span)
+        self.indent -= 1
+        return t
+
+    def _flat_cond(self, e: ast.Cond, span: Span) -> str:
+        t = self.fresh()
+        self.line(f"if {self.flat(e.cond, span)}:", span)
+        self.indent += 1
+        self.line(f"{t} = {self.flat(e.then, span)}", span)
+        self.indent -= 1
+        self.line("else:", span)
+        self.indent += 1
+        self.line(f"{t} = {self.flat(e.orelse, span)}", span)
+        self.indent -= 1
+        return t
+
+    def _flat_loop(self, e, span: Span) -> str:
+        c = e.comp
+        how = "list" if isinstance(e, ast.ListComp) else e.name
+        if c.key is not None and how in ("sort", "min", "max"):
+            how += "_by"
+        it = self._source(c, span)
+        self.tmp += 1
+        var = f"t{self.tmp}_{c.var}"
+        start = len(self.lines)  # where the pass's slots go, once the loop is written
+        acc = self.fresh()
+        empty, best = (self.fresh(), self.fresh()) if how in _EXTREMES else (None, None)
+        self.line(f"{acc} = {_START[how]}", span)
+        if empty is not None:
+            self.line(f"{empty} = True", span)  # no item yet
+        saved = self.subst
+        self.subst = {**(saved or {}), c.var: var}
+        p = self.open_pass(var)
+        self.line(f"for {var} in {it}:", span)
+        self.indent += 1
+        self.loop_depth += 1
+        try:
+            if c.cond is not None:
+                self.line(f"if {self.flat(c.cond, span)}:", span)
+                self.indent += 1
+            self._item(how, c, acc, empty, best, span)
+        finally:
+            self.loop_depth -= 1
+            self.indent -= 1 + (c.cond is not None)
+            self.subst = saved
+            self.passes.pop()
+        for slot in reversed(p.slots):
+            self.lines.insert(start, "    " * self.indent + f"{slot} = [None, None]")
+            self.linemap.insert(start, span)
+        self._after(how, c, acc, empty, span)
+        return acc
+
+    def _source(self, c: ast.Comprehension, span: Span) -> str:
+        """The collection a loop runs over, in a local, paid for: its length times the nodes
+        worked out for each item (as Gen.comp pays)."""
+        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
+        it = self.fresh()
+        kept = self.hoistable(c.iter, read=cost)  # the same collection for every pass: paid as it is read
+        if kept is not None:
+            self.line(f"{it} = {kept}", span)
+            return it
+        self.line(f"{it} = {self.flat(c.iter, span)}", span)
+        self.line(f"_budget[0] -= len({it})" + (f" * {cost}" if cost != 1 else ""), span)
+        self.line("if _budget[0] < 0: _over()", span)
+        return it
+
+    def _item(self, how: str, c: ast.Comprehension, acc: str, empty, best, span: Span) -> None:
+        """What one item (past the condition) does to the accumulator: the key is worked out
+        before the element, as in the (key, element) pairs of the comprehension."""
+        if how == "count":
+            self.line(f"{acc} += 1", span)
+            return
+        key = self._spilled(self.flat(c.key, span), span) if how.endswith("_by") else None
+        elem = self.flat(c.elem, span)
+        if how == "sum":
+            self.line(f"{acc} += {elem}", span)
+        elif how in ("any", "all"):
+            self.line(f"if {'' if how == 'any' else 'not '}({elem}):", span)
+            self.line(f"    {acc} = {how == 'any'}", span)
+            self.line("    break", span)
+        elif how == "first":
+            self.line(f"{acc} = {elem}", span)
+            self.line("break", span)
+        elif how in ("list", "sort"):
+            self.line(f"{acc}.append({elem})", span)
+        elif how == "sort_by":
+            self.line(f"{acc}.append(({key}, {elem}))", span)
+        else:  # min or max (by a key): the first of equal extremes, as Python's own and _max_by keep
+            x = self._spilled(elem, span)
+            op = "<" if how.startswith("min") else ">"
+            if key is None:
+                self.line(f"if {empty} or {x} {op} {acc}:", span)
+                self.line(f"    {acc} = {x}; {empty} = False", span)
+            else:
+                self.line(f"if {empty} or {key} {op} {best}:", span)
+                self.line(f"    {best} = {key}; {acc} = {x}; {empty} = False", span)
+
+    def _spilled(self, code: str, span: Span) -> str:
+        if PLAIN.fullmatch(code):
+            return code
+        t = self.fresh()
+        self.line(f"{t} = {code}", span)
+        return t
+
+    def _after(self, how: str, c: ast.Comprehension, acc: str, empty, span: Span) -> None:
+        if how in ("min", "max"):
+            self.line(f"if {empty}: {how}(())", span)  # of nothing: Python's own error
+        elif how == "sort":
+            self.line(f"{acc} = sorted(_sort_spend({acc}), reverse={c.desc})", span)
+        elif how == "sort_by":
+            per = pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
+            if per is not None:
+                self.line(f"{acc} = _sort_pairs({acc}, {per}, {c.desc})", span)
+            else:
+                self.line(f"{acc} = _sort_by(_sort_spend({acc}), {c.desc})", span)
+
+
+_START = {"sum": "0", "count": "0", "any": "False", "all": "True", "first": "None", "list": "[]", "sort": "[]",
+          "sort_by": "[]", "min": "None", "max": "None", "min_by": "None", "max_by": "None"}
+_EXTREMES = ("min", "max", "min_by", "max_by")
+
+
+def _holds_comp(node) -> bool:
+    if isinstance(node, (list, tuple)):
+        return any(_holds_comp(n) for n in node)
+    if node is None or not attrs.has(type(node)):
+        return False
+    if isinstance(node, _COMPS):
+        return True
+    return any(_holds_comp(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _parts(e) -> list:
+    """An expression's own sub-expressions, in the order its code works them out."""
+    if isinstance(e, ast.Call):
+        return list(e.args)
+    if isinstance(e, ast.BinOp):
+        return [e.left, e.right]
+    if isinstance(e, ast.UnOp):
+        return [e.operand]
+    if isinstance(e, ast.Field):
+        return [e.obj]
+    if isinstance(e, ast.Index):
+        return [e.obj, e.index]
+    if isinstance(e, (ast.ListLit, ast.TupleLit)):
+        return list(e.items)
+    if isinstance(e, ast.New):
+        return [e.name]
+    return []

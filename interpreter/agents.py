@@ -22,6 +22,9 @@ class Agent:
     # A generator of floats in [0, 1) when the pick is int(quick() * len(options)) and nothing
     # else (a random seat): Game.choose then picks without calling the agent
     quick = None
+    # True when the pick is Heuristic's, the best prefer score with ties broken by tie(): in a game
+    # nobody records, generated code then picks for the seat (compile_choose.py)
+    prefers = False
 
     def pick(self, game, by, decision: str, options: list, prompt, prefer) -> int:
         raise NotImplementedError
@@ -59,6 +62,7 @@ class Heuristic(Agent):
     """
 
     name = "heuristic"
+    prefers = True  # a subclass that picks otherwise must say False
     _ties = "heuristic 0 -1"  # what seeds the generator (a subclass may skip __init__)
     _rnd = None  # made at the first tie: most decisions have none
 
@@ -80,6 +84,10 @@ class Heuristic(Agent):
                 best.append(i)
         if len(best) == 1:
             return best[0]
+        return self.tie(best)
+
+    def tie(self, best: list[int]) -> int:
+        """One of the options of equal best score, from the agent's own generator."""
         if self._rnd is None:
             self._rnd = random.Random(self._ties).random
         return best[int(self._rnd() * len(best))]

@@ -15,18 +15,19 @@ import attrs
 from . import ast
 from .compile_arith import ArithGen
 from .compile_cache import cached
+from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
 from .compile_hoist import HoistGen
 from .compile_memo import MemoGen
 from .compile_ranges import RangeGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
 from .errors import PitwallError, Span
-from .limits import CHOOSE_STEPS, INT_MAX
+from .limits import INT_MAX
 from .link import Program
 from .purity import pure_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
-from .templates import parse_template, template_roots
+from .templates import parse_template
 from .types import INT, T
 
 # Builtins over one collection that cost its length once (len costs nothing, sort n log n)
@@ -36,7 +37,7 @@ SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "an
                    "sort": "sorted", "min": "min", "max": "max"}
 # What generated code takes of a game, by _bind (see Gen.bind): its methods and its state
 GAME_SOURCES = ("choose", "tell", "draw", "draw_refill", "refill", "move", "shuffle", "finish", "player", "new",
-                "roll", "sim", "state", "memo", "telling", "tally")
+                "roll", "sim", "side", "decided", "state", "memo", "telling", "tally")
 GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) for s in GAME_SOURCES)
 # The helpers that spend from the budget a set of functions keeps (runtime.metered)
 METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
@@ -55,7 +56,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
+class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -522,50 +523,6 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
     def stmt_Shuffle(self, s: ast.Shuffle):
         self.line(f"_shuffle({self.expr(s.pile)})", s.span)
 
-    def stmt_Choose(self, s: ast.Choose):
-        by = self.value(s.by, s.span) if s.by is not None else f"l_{self.sim_var}"
-        prefer = f"lambda l_option: {self.expr(s.prefer)}" if s.prefer is not None else "None"
-        t = s.target
-        name = t.name if isinstance(t, ast.Var) else t.obj.name
-        options, q = self.value(s.options, s.span), self.fresh()
-        place = self.place(t)
-        # A seat that picks int(quick() * n) (runtime.Game.seat_quick: a random seat of a game
-        # nobody records) picks here, as Game.choose would, when it has a real choice
-        self.line(f"{q} = {by}._q", s.span)
-        self.line(f"if {q} is not None and len({options}) > 1:", s.span)
-        self.line(f"    _budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
-        self.line(f"    {place} = {options}[int({q}() * len({options}))]", s.span)
-        self.line("else:", s.span)
-        self.line(f"    {place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})",
-                  s.span)
-        if self.changes_state(t):
-            self.forget(s.span)
-
-    def prompt(self, s: ast.Choose) -> str:
-        """A plain prompt is a constant; one that names values is worded only when a person is asked."""
-        roots = template_roots(s.prompt) if s.prompt else []
-        if not roots:
-            return repr(s.prompt and "".join(p for p in parse_template(s.prompt)))  # {{ and }} read as braces
-        values = ", ".join(f"{r!r}: {self.expr(ast.Var(r, span=s.span))}" for r in roots)
-        return f"lambda: _render({self.template(s.prompt)}, {{{values}}})"
-
-    sim_var: str | None = None
-
-    def stmt_Simultaneous(self, s: ast.Simultaneous):
-        maps = sorted({c.target.obj.name for c in _chooses(s.body) if isinstance(c.target, ast.Index)})
-        for m in maps:
-            self.line(f"l_{m} = {{}}", s.span)
-        self.line("_sim[0] += 1", s.span)
-        items = self.fresh()
-        self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
-        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
-        self.line("if _budget[0] < 0: _over()", s.span)
-        self.line(f"for l_{s.var} in {items}:", s.span)
-        self.sim_var = s.var
-        self.loop_body(s.body)
-        self.sim_var = None
-        self.line("_sim[0] -= 1", s.span)
-
     def stmt_Emit(self, s: ast.Emit):
         # collections are snapshotted: the rules usually empty a pile right after telling of it
         args = "".join((f"tuple({self.expr(a)})" if self.type_of(a).kind in ("list", "pile")
@@ -591,7 +548,7 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
     def expr(self, e) -> str:
         if id(e) in self.pre:
             return self.pre[id(e)]
-        return self.hoistable(e) or self.expr_plain(e)
+        return self.hoistable(e) or self.cheap_kept(e) or self.expr_plain(e)
 
     def expr_plain(self, e) -> str:
         return getattr(self, "expr_" + type(e).__name__)(e)
@@ -689,23 +646,35 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
         """A small one-expression function's body in place of its call: card games call `speed(p)`
         and friends in every loop. Only with arguments cheap to repeat (names, fields, literals;
         sums, comparisons and conditions of them named at most twice: see _cheap), which cannot
-        roll dice; never with modifiers, recursion or deep nesting."""
+        roll dice; never with modifiers, recursion or deep nesting. (Where a statement works the
+        call out, FlatGen.flat inlines it with its comprehensions as loops: the same steps.)"""
+        f = self.inlinable(name)
+        # a local bound by `:=` cannot go into a comprehension's iterable
+        walrus_ok = not (self.flattening and self._has_comp(f.body)) if f is not None else False
+        if (f is None or not all(_PLAIN.fullmatch(a) or _cheap(a) and (walrus_ok or ":=" not in a)
+                                 and _uses(f.body, p.name) <= 2 for p, a in zip(f.params, args))):
+            return None
+        return self.inlined(f, args, lambda: f"({self.expr(f.body)})")
+
+    def inlinable(self, name: str) -> ast.FunctionDecl | None:
         f = self.prog.functions[name]
-        if not self.inline_ok:
+        if (not self.inline_ok or isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
+                or len(self.inlining) >= 8 or size(f.body) > 40):
             return None
-        if (isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
-                or len(self.inlining) >= 8 or size(f.body) > 40
-                or not all(_PLAIN.fullmatch(a) or _cheap(a) and _uses(f.body, p.name) <= 2
-                           for p, a in zip(f.params, args))):
-            return None
-        saved = self.subst
+        return f
+
+    def inlined(self, f: ast.FunctionDecl, args: list[str], body, reads: dict | None = None):
+        """body() compiled with f's parameters standing for args (`reads`: what each argument
+        reads, where args are locals that hide it: compile_hoist.py)."""
+        saved = self.subst, self.arg_reads
         self.subst = {p.name: a for p, a in zip(f.params, args)}
-        self.inlining.append(name)
+        self.arg_reads = reads or {}
+        self.inlining.append(f.name)
         try:
-            return f"({self.expr(f.body)})"
+            return body()
         finally:
             self.inlining.pop()
-            self.subst = saved
+            self.subst, self.arg_reads = saved
 
     def top(self, e, span: Span) -> str:
         """A statement's whole value. Where that is a comprehension or an aggregate, its collection
@@ -796,7 +765,7 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
 
     def read(self, e, weight: int) -> str:
         """A collection only read (scanned by `in`, passed over), paid for by `weight` steps an item."""
-        kept = self.hoistable(e, read=weight)
+        kept = self.hoistable(e, read=weight) if id(e) not in self.pre else None
         if kept is not None:
             return kept
         return f"_spend({self.expr(e)})" if weight == 1 else f"_spend({self.expr(e)}, {weight})"
@@ -841,17 +810,6 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen):
 
     def expr_New(self, e: ast.New) -> str:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
-
-
-def _chooses(b: ast.Block):
-    for s in b.stmts:
-        if isinstance(s, ast.Choose):
-            yield s
-        elif isinstance(s, ast.If):
-            for _, body in s.branches:
-                yield from _chooses(body)
-            if s.orelse is not None:
-                yield from _chooses(s.orelse)
 
 
 # False compiles the plain code, which remembers no function's values: tests/test_speed_paths.py
@@ -916,12 +874,13 @@ def _uses(node, name: str) -> int:
 def _cheap(code: str) -> bool:
     """May an argument's code be repeated where the inlined body names its parameter (twice at
     most)? Short, and made of names, fields, numbers, + and -, comparisons, conditions and
-    min/max/abs only: no call that works, no operator that can fail (division, %), no text that
-    could hide one."""
-    return len(code) <= 160 and _SIMPLE.fullmatch(code) is not None and set(_CALLED.findall(code)) <= _CHEAP_WORDS
+    min/max/abs only (and the locals `:=` binds in their written-out forms, compile_arith.py,
+    where the body holds no comprehension, whose iterable could not take them): no call that
+    works, no operator that can fail (division, %), no text that could hide one."""
+    return len(code) <= 240 and _SIMPLE.fullmatch(code) is not None and set(_CALLED.findall(code)) <= _CHEAP_WORDS
 
 
 _CHEAP_WORDS = {"min", "max", "abs", "if", "else", "and", "or", "not", "is"}
-_SIMPLE = re.compile(r"[A-Za-z0-9_ .()<>=!+\-,]*")
+_SIMPLE = re.compile(r"[A-Za-z0-9_ .()<>=!+\-,:]*")
 _CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")

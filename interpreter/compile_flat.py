@@ -43,32 +43,76 @@ LOOPS_MAX = 12
 
 class FlatGen:
     flattening = True  # off in the fallback for rules too deeply nested for Python
+    loops_max = LOOPS_MAX
     loop_depth = 0  # loops open around the code being written (the rules' own and written ones)
 
     def flat(self, e, span: Span) -> str:
         """e's value as an expression, after lines that work out its comprehensions as loops."""
         if not self.flattening or self.loop_depth >= LOOPS_MAX or not self._has_comp(e):
             return self.expr(e)
+        if id(e) in self.pre:
+            return self.pre[id(e)]
+        kept = self.kept_lines(e, span)  # the same for every pass of a loop around it: worked out once
+        if kept is not None:
+            return kept
+        return self.flat_unkept(e, span)
+
+    def flat_unkept(self, e, span: Span) -> str:
+        """flat, where e itself is not kept by a loop around it (its parts may be)."""
         if isinstance(e, _COMPS):
             return self._flat_loop(e, span)
         if isinstance(e, ast.BinOp) and e.op in ("and", "or"):
             return self._flat_logic(e, span)
         if isinstance(e, ast.Cond):
             return self._flat_cond(e, span)
+        if isinstance(e, ast.BinOp) and e.op in ("in", "notin") and self._shallow(self.type_of(e.right)) \
+                and self._has_comp(e.right):
+            return self._flat_in(e, span)
+        if isinstance(e, ast.Call) and e.name in self.prog.functions:
+            inlined = self._flat_inline(e, span)
+            if inlined is not None:
+                return inlined
         return self._flat_parts(e, span)
 
+    def _flat_inline(self, e: ast.Call, span: Span) -> str | None:
+        """A small function's body in place of its call, its comprehensions written as loops: its
+        arguments are worked out first, in order, into locals the body reads."""
+        f = self.inlinable(e.name)
+        if f is None or not self._has_comp(f.body):
+            return None
+        args = [self._spilled(self.flat(a, span), span) for a in e.args]
+        reads = {p.name: (code, frozenset(self._reads(a, frozenset()))) for p, a, code in zip(f.params, e.args, args)}
+        return self.inlined(f, args, lambda: self.flat(f.body, span), reads)
+
     def _has_comp(self, e) -> bool:
+        """Does e hold a comprehension, here or in the body of a small function it calls?"""
         key = id(e)
         known = self.comp_seen.get(key)
         if known is None:
-            known = self.comp_seen[key] = _holds_comp(e)
+            self.comp_seen[key] = False  # a function calling itself holds none by that call
+            known = self.comp_seen[key] = self._holds_comp(e)
         return known
+
+    def _holds_comp(self, node) -> bool:
+        if isinstance(node, (list, tuple)):
+            return any(self._holds_comp(n) for n in node)
+        if node is None or not attrs.has(type(node)):
+            return False
+        if isinstance(node, _COMPS):
+            return True
+        if isinstance(node, ast.Call):
+            f = self.prog.functions.get(node.name)
+            if f is not None and not isinstance(f.body, ast.Block) and self._has_comp(f.body):
+                return True
+        return any(self._holds_comp(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
     def _flat_parts(self, e, span: Span) -> str:
         """A node whose own code Gen.expr writes, its parts (up to the last with a comprehension)
         worked out first, in order, into locals it then reads."""
         parts = _parts(e)
-        last = max(i for i, p in enumerate(parts) if self._has_comp(p))
+        last = max((i for i, p in enumerate(parts) if self._has_comp(p)), default=None)
+        if last is None:  # its comprehensions are in a body it calls, which is not inlined here
+            return self.expr(e)
         done = []
         try:
             for p in parts[:last + 1]:
@@ -83,6 +127,17 @@ class FlatGen:
         finally:
             for key in done:
                 del self.pre[key]
+
+    def _flat_in(self, e: ast.BinOp, span: Span) -> str:
+        """`x in xs` over a list a comprehension makes: the list is only read (a kept one is not
+        copied), its reading paid as Gen.read pays it."""
+        left = self._spilled(self.flat(e.left, span), span)
+        right = self.kept_lines(e.right, span, read=1)
+        if right is None:
+            right = self._spilled(self.flat_unkept(e.right, span), span)
+            self.line(f"_budget[0] -= len({right})", span)
+            self.line("if _budget[0] < 0: _over()", span)
+        return f"({left} {'in' if e.op == 'in' else 'not in'} {right})"
 
     def _flat_logic(self, e: ast.BinOp, span: Span) -> str:
         t = self.fresh()
@@ -121,7 +176,7 @@ class FlatGen:
             self.line(f"{empty} = True", span)  # no item yet
         saved = self.subst
         self.subst = {**(saved or {}), c.var: var}
-        p = self.open_pass(var)
+        p = self.open_pass(var, loop=True)
         self.line(f"for {var} in {it}:", span)
         self.indent += 1
         self.loop_depth += 1
@@ -135,9 +190,7 @@ class FlatGen:
             self.indent -= 1 + (c.cond is not None)
             self.subst = saved
             self.passes.pop()
-        for slot in reversed(p.slots):
-            self.lines.insert(start, "    " * self.indent + f"{slot} = [None, None]")
-            self.linemap.insert(start, span)
+        self.loop_slots(p, start, span)
         self._after(how, c, acc, empty, span)
         return acc
 
@@ -146,10 +199,9 @@ class FlatGen:
         worked out for each item (as Gen.comp pays)."""
         cost = ITEM_COST + weight((c.elem, c.cond, c.key))
         it = self.fresh()
-        kept = self.hoistable(c.iter, read=cost)  # the same collection for every pass: paid as it is read
+        kept = self.kept_lines(c.iter, span, read=cost)  # the same collection for every pass: paid as it is read
         if kept is not None:
-            self.line(f"{it} = {kept}", span)
-            return it
+            return kept
         self.line(f"{it} = {self.flat(c.iter, span)}", span)
         self.line(f"_budget[0] -= len({it})" + (f" * {cost}" if cost != 1 else ""), span)
         self.line("if _budget[0] < 0: _over()", span)
@@ -209,16 +261,6 @@ class FlatGen:
 _START = {"sum": "0", "count": "0", "any": "False", "all": "True", "first": "None", "list": "[]", "sort": "[]",
           "sort_by": "[]", "min": "None", "max": "None", "min_by": "None", "max_by": "None"}
 _EXTREMES = ("min", "max", "min_by", "max_by")
-
-
-def _holds_comp(node) -> bool:
-    if isinstance(node, (list, tuple)):
-        return any(_holds_comp(n) for n in node)
-    if node is None or not attrs.has(type(node)):
-        return False
-    if isinstance(node, _COMPS):
-        return True
-    return any(_holds_comp(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
 
 def _parts(e) -> list:

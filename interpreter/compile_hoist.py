@@ -32,6 +32,31 @@ from .purity import _worth
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _KEPT = ("int", "bool", "text", "enum", "card", "participant")
 _CANDIDATES = (ast.Call, ast.Aggregate)
+# Kept cheaply: parts whose code only reads and computes (no call of the runtime's that charges
+# steps, no rule's or function's call, no dice); their names and operators
+_CHEAP_PARTS = (ast.Field, ast.BinOp, ast.UnOp, ast.Cond, ast.Call, ast.Index)
+_CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_COSTLESS = {"if", "else", "and", "or", "not", "is", "in", "len", "abs", "min", "max", "_at", "_mul", "_first",
+             "_last"}
+
+
+def _trivial(e) -> bool:
+    """Cheaper to work out again than to keep: a field of a name, an operator on names and
+    literals (`slower == 0`)."""
+    if isinstance(e, ast.Field):
+        return isinstance(e.obj, ast.Var)
+    return isinstance(e, (ast.BinOp, ast.UnOp)) and all(isinstance(n, _LEAVES) for n in _operands(e))
+
+
+_LEAVES = (ast.Var, ast.Int, ast.Str, ast.Bool, ast.NoneLit)
+
+
+def _operands(e) -> tuple:
+    return (e.left, e.right) if isinstance(e, ast.BinOp) else (e.operand,)
+
+
+def _flat_tuple(t) -> bool:
+    return all(a.kind not in ("list", "pile", "map") and (a.kind != "tuple" or _flat_tuple(a)) for a in t.arg)
 
 
 @attrs.define
@@ -41,16 +66,104 @@ class Pass:
     slots: list[str] = attrs.field(factory=list)
     known: dict = attrs.field(factory=dict)  # (part, its names' code) -> its slot: one slot for the same part twice
     statement: bool = False  # a statement's value: only its parts named twice or more are kept
+    loop: bool = False  # a loop of lines (compile_flat.py, compile_choose.py): cheap parts kept too
+    cheap: dict = attrs.field(factory=dict)  # (part, its names' code) -> the local keeping it
 
 
 class HoistGen:
     passes: list[Pass]
     hoisting: bool
+    # parameter -> (the local its argument was worked out into, what the argument reads), where an
+    # inlined function's arguments were worked out first (compile_flat.py): a local hides that
+    arg_reads: dict = {}
+    keeping_cheap = True  # off while a kept part's own code is written
+
+    def cheap_kept(self, e) -> str | None:
+        """A part of a loop's item that does not depend on the loop (`speed(d)` in
+        `max(value(d, speed(d) - face(d, s).speed + c.speed) for c in d.hand)`), whose code costs no
+        steps (no call that works or charges), as a local worked out the first time the loop
+        reaches it and read after that: its value cannot change within the loop, and no step is
+        charged either way. Only where the loop is lines of code (a local may be bound in place)."""
+        if not (self.hoisting and self.keeping_cheap and self.walrus_ok and self.passes and self.passes[-1].loop
+                and isinstance(e, _CHEAP_PARTS) and not _trivial(e)):
+            return None
+        t = self.types.get(id(e))
+        if t is None or t.kind in ("list", "pile", "map") or t.kind == "tuple" and not _flat_tuple(t):
+            return None
+        p = self.passes[-1]
+        reads = frozenset(self._reads(e, frozenset()))
+        if p.var in set().union(*(_NAMES.findall(code) for _, code in reads)):
+            return None
+        kept = p.cheap.get((e, reads))
+        if kept is None:
+            self.keeping_cheap = False
+            try:
+                code = self.expr_plain(e)
+            finally:
+                self.keeping_cheap = True
+            if not set(_CALLED.findall(code)) <= _COSTLESS:
+                return None
+            self.tmp += 1
+            kept = p.cheap[(e, reads)] = (f"_k{self.tmp}", code)
+        slot, code = kept
+        return f"({slot} if {slot} is not _UNSET else ({slot} := {code}))"
+
+    def loop_slots(self, p: Pass, start: int, span) -> None:
+        """The lines that make a loop's slots, put before it (at line `start`) once it is written."""
+        made = [f"{slot} = [None, None]" for slot in p.slots] + [f"{slot} = _UNSET" for slot, _ in p.cheap.values()]
+        for text in reversed(made):
+            self.lines.insert(start, "    " * self.indent + text)
+            self.linemap.insert(start, span)
 
     def hoistable(self, e, read: int | None = None) -> str | None:
         """`e` as a slot of the outermost pass it does not depend on, or None to compile it as is.
         `read`: a list for a reader that only reads it (`x in e`, a pass over it), paying `read`
         steps an item: reused with no copy, its steps and the reading's charged at once."""
+        found = self._slot(e, read)
+        if found is None:
+            return None
+        slot, level = found
+        inner, self.passes = self.passes, self.passes[:level]  # compiled where it could stand
+        try:
+            code = self.expr_plain(e)
+        finally:
+            self.passes = inner
+        keep, again = self._keeping(e, slot, read)
+        return f"({again} if {slot}[1] is not None else {keep.format(before='_budget[0]', code=code)})"
+
+    def kept_lines(self, e, span, read: int | None = None) -> str | None:
+        """hoistable's slot, filled by lines before the statement where the code is lines itself
+        (compile_flat.py): the part is compiled as the plain code compiles it there (loops, and
+        calls inlined alike), so both spend the same steps."""
+        found = self._slot(e, read)
+        if found is None:
+            return None
+        slot, level = found
+        value, before = self.fresh(), self.fresh()
+        keep, again = self._keeping(e, slot, read)
+        self.line(f"if {slot}[1] is None:", span)
+        self.indent += 1
+        self.line(f"{before} = _budget[0]", span)
+        inner, self.passes = self.passes, self.passes[:level]  # compiled where it could stand
+        try:
+            code = self.flat_unkept(e, span)
+        finally:
+            self.passes = inner
+        self.line(f"{value} = {keep.format(before=before, code=code)}", span)
+        self.indent -= 1
+        self.line("else:", span)
+        self.line(f"    {value} = {again}", span)
+        return value
+
+    def _keeping(self, e, slot: str, read: int | None) -> tuple[str, str]:
+        """The calls that keep a part's value (a template of `before` and `code`) and reuse it."""
+        if read is not None:
+            return f"_keep_read({slot}, {{before}}, {{code}}, {read})", f"_again_read({slot}, {read})"
+        listy = "_list" if self.types[id(e)].kind == "list" else ""
+        return f"_keep{listy}({slot}, {{before}}, {{code}})", f"_again{listy}({slot})"
+
+    def _slot(self, e, read: int | None) -> tuple[str, int] | None:
+        """The slot that keeps e, and the level of the pass it belongs to; None where e is not kept."""
         if not self.hoisting or not self.passes or not isinstance(e, _CANDIDATES) or not self._keepable(e) \
                 or read is not None and self.types[id(e)].kind != "list":
             return None
@@ -69,16 +182,7 @@ class HoistGen:
             self.tmp += 1
             slot = p.known[(e, reads)] = f"_h{self.tmp}"
             p.slots.append(slot)
-        inner, self.passes = self.passes, self.passes[:level]  # compiled where it could stand
-        try:
-            code = self.expr_plain(e)
-        finally:
-            self.passes = inner
-        listy = "_list" if self.types[id(e)].kind == "list" else ""
-        if read is not None:
-            again, keep = f"_again_read({slot}, {read})", f"_keep_read({slot}, _budget[0], {code}, {read})"
-            return f"({again} if {slot}[1] is not None else {keep})"
-        return f"(_again{listy}({slot}) if {slot}[1] is not None else _keep{listy}({slot}, _budget[0], {code}))"
+        return slot, level
 
     def _keepable(self, e) -> bool:
         t = self.types.get(id(e))
@@ -109,6 +213,9 @@ class HoistGen:
                     and self.types[id(node)].kind == "enumtype":
                 return set()
             code = self.subst.get(node.name, f"l_{node.name}") if self.subst is not None else f"l_{node.name}"
+            hidden = self.arg_reads.get(node.name)
+            if hidden is not None and hidden[0] == code:  # an inlined function's argument, in a local
+                return set(hidden[1])
             return {(node.name, code)}
         if isinstance(node, ast.Comprehension):
             inner = bound | {node.var}
@@ -151,8 +258,8 @@ class HoistGen:
             if f.name != "span":
                 self._count(getattr(node, f.name), seen)
 
-    def open_pass(self, var: str) -> Pass:
-        p = Pass(var)
+    def open_pass(self, var: str, loop: bool = False) -> Pass:
+        p = Pass(var, loop=loop)
         self.passes.append(p)
         return p
 

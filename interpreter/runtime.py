@@ -61,8 +61,9 @@ class _Card:
 
 
 class _Participant:
-    # _q: the seat's quick generator where generated code picks for it (Game.__init__), else None
-    __slots__ = ("name", "seat", "is_player", "_q")
+    # _q, _h: the random seat's generator, the heuristic seat's agent, where generated code picks
+    # for the seat (compile_choose.py), else None
+    __slots__ = ("name", "seat", "is_player", "_q", "_h")
     _kind = ""
     _fields: tuple[str, ...] = ()
     _secret: tuple[str, ...] = ()
@@ -72,7 +73,7 @@ class _Participant:
         self.name = name
         self.seat = seat
         self.is_player = is_player
-        self._q = None
+        self._q = self._h = None
 
     def __getattr__(self, name: str):
         return _python_read(self, name)
@@ -246,6 +247,9 @@ def _overflow(value: int):
     raise LimitExceeded(f"{value} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
 
 
+_UNSET = object()  # a kept part not yet worked out (compile_hoist.HoistGen.cheap_kept)
+
+
 class OutOfSteps(Exception):
     """The step budget ran out; reported at the rules line that spent the last step."""
 
@@ -388,7 +392,7 @@ NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
     "_plural": _plural, "_render": render, "_mul": _mul, "_at": _at, "_overflow": _overflow,
-    "_IMAX": INT_MAX,
+    "_IMAX": INT_MAX, "_OutOfSteps": OutOfSteps, "_UNSET": _UNSET,
 }
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
 SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
@@ -451,21 +455,39 @@ class Game:
             self.emit = _no_emit
         elif not record:
             self.emit = self._tell_only  # a listener hears the events; no log is kept
-        # Random seats of a game nobody records pick in generated code (Gen.stmt_Choose), through
-        # the generator seat_quick gives them
+        # Random and heuristic seats of a game nobody records pick in generated code
+        # (compile_choose.py), told of each decision first by `decided` where it is not None
+        self.decided = self.watcher()
+        self.auto_h = None
         if not record and QUICK_SEATS:
             for p, agent in zip(self.participants, agents):
                 if agent.quick is not None:
                     p._q = self.seat_quick(agent.quick)
+                elif agent.prefers:
+                    p._h = agent
+            if auto_agent is not None and auto_agent.prefers:
+                self.auto_h = auto_agent  # for the participants the rules make
         self._code = code
         code.bind(self)
         self._init, self._rules, self._view, self._values = code.init, code.rules, code.view, code.values
         self._main = self._rules[loaded.program.game.play]
 
+    def watcher(self) -> Callable[[], None] | None:
+        """What each decision calls first, if anything (simulate's Tallied counts them)."""
+        return None
+
     def seat_quick(self, quick: Callable[[], float]) -> Callable[[], float]:
-        """What generated code calls for a random seat's pick, int(quick() * n): its generator, or a
-        subclass's function that looks at each such decision first (simulate's Tallied)."""
-        return quick
+        """What generated code calls for a random seat's pick, int(quick() * n): its generator, or,
+        where decisions are watched, a function that tells the watcher first."""
+        decided = self.decided
+        if decided is None:
+            return quick
+
+        def pick() -> float:
+            decided()
+            return quick()
+
+        return pick
 
     # ------------------------------------------------------------ running
     def run(self):
@@ -484,13 +506,13 @@ class Game:
         nothing of the game is left for Python's cycle collector. A closed game can answer nothing
         more."""
         for p in self.by_name.values():
-            p._q = None  # a seat's pick may call back into the game (simulate's Tallied)
+            p._q = p._h = None  # a seat's pick may call back into the game (simulate's Tallied)
         code = self.__dict__.pop("_code", None)
         if code is not None:
             code.bind(None)
             self.budget = [self.budget[0]]  # what was left, kept: the set's list serves the next game
             self.loaded.pool.append(code)
-        for name in ("_init", "_rules", "_view", "_values", "_main", "emit"):
+        for name in ("_init", "_rules", "_view", "_values", "_main", "emit", "decided"):
             self.__dict__.pop(name, None)
 
     def start(self):
@@ -753,6 +775,7 @@ class Game:
             raise self.error(sid, f"there is a participant named {name!r} already",
                              hint="give each participant made with 'new' a name of its own")
         p = kind(name, -1, False)
+        p._h = self.auto_h
         self.by_name[name] = p
         return p
 

@@ -74,9 +74,7 @@ class Tallied(Game):
         self.lead_changes = 0
         # decisions so far, and the turn the leader was last asked at (none yet: the first asks)
         self.counted = [0, self]
-        self.state = None  # made by Game.__init__, which asks seat_quick
         super().__init__(loaded, players, agents, seed, record=False, listener=_unheard, auto_agent=auto_agent)
-        self.decided = self.decider()
 
     @property
     def decisions(self) -> int:
@@ -89,32 +87,20 @@ class Tallied(Game):
         self.decided()
         return Game.choose(self, by, name, options, prompt, prefer, sid)
 
-    def seat_quick(self, quick):
-        # a random seat's pick in generated code is a decision too
-        return self.decider(quick)
-
-    def decider(self, quick=None):
-        """What each decision calls first: it counts, and asks the leader when the turn changed;
-        then gives the seat's pick, if any (one call per quick decision)."""
-        counted, ask = self.counted, self.see_leader
+    def watcher(self):
+        """Each decision counts, and asks the leader when the turn changed."""
+        counted, ask = self.counted, self.see_leader if self.watching else None
         globals_, key = self.state.__dict__, self.turn_key
 
-        def decided():
+        def decided() -> None:
             counted[0] += 1
             if ask is not None:
                 turn = globals_.get(key, counted[0]) if key else counted[0]  # no turns declared: each decision is one
                 if turn != counted[1]:
                     counted[1] = turn
                     ask()
-            return quick() if quick is not None else None
 
-        if not self.watching:
-            ask = None
         return decided
-
-    def close(self) -> None:
-        self.__dict__.pop("decided", None)  # it calls back into the game
-        super().close()
 
     def see_leader(self) -> None:
         now = self.asking("leader", self.leader)

@@ -1,0 +1,154 @@
+"""Decisions: `choose` and `simultaneous` (compile.Gen inherits this).
+
+Every decision can go through the runtime's general path (Game.choose: the agent asked, the
+decision recorded). In a game nobody records, two kinds of seat decide in generated code instead,
+exactly as that path would have them decide:
+
+* a random seat (`_q`, its generator: runtime.Game.seat_quick): int(quick() * n);
+* a heuristic seat (`_h`, its agent: runtime.Game.seat_heuristic): the options' `prefer` scores
+  worked out in a loop in place, with no lambda made and no function called per option, on the
+  side budget as Game.spent_apart would (a budget running out there says so), the best score
+  taken, a tie broken by the agent's own generator (agents.Heuristic.tie). The loop over the
+  options is a pass like a comprehension's: a part of the score that does not depend on the option
+  (`speed(d)`, `value(d, speed(d))`) is worked out once for all of them (compile_hoist.py), and the
+  score's comprehensions are loops (compile_flat.py).
+
+Both happen only where there is a real choice (more than one option); a forced decision, and
+every other agent, take the general path. A game that watches its decisions (simulate's Tallied)
+is told of each first (`_decided`).
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .costs import PASS_COST, weight
+from .limits import CHOOSE_STEPS
+from .templates import parse_template, template_roots
+
+
+class ChooseGen:
+    sim_var: str | None = None
+
+    def stmt_Choose(self, s: ast.Choose):
+        by = self.value(s.by, s.span) if s.by is not None else f"l_{self.sim_var}"
+        t = s.target
+        name = t.name if isinstance(t, ast.Var) else t.obj.name
+        options, q = self.value(s.options, s.span), self.fresh()
+        place = self.place(t)
+        self.line(f"{q} = {by}._q", s.span)
+        self.line(f"if {q} is not None and len({options}) > 1:", s.span)
+        self.line(f"    _budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
+        self.line(f"    {place} = {options}[int({q}() * len({options}))]", s.span)
+        inline = self.flattening and self.loop_depth + 2 < self.loops_max
+        if inline:
+            self.line(f"elif {by}._h is not None and len({options}) > 1:", s.span)
+            self.indent += 1
+            self.line("if _decided is not None: _decided()", s.span)
+            self.line(f"_budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
+            self.line(f"{place} = {options}[{self.preferred(s, by, options)}]", s.span)
+            self.indent -= 1
+        self.line("else:", s.span)
+        self.indent += 1
+        prefer = self.prefer_function(s) if inline else (
+            f"lambda l_option: {self.expr(s.prefer)}" if s.prefer is not None else "None")
+        self.line(f"{place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})",
+                  s.span)
+        self.indent -= 1
+        if self.changes_state(t):
+            self.forget(s.span)
+
+    def prefer_score(self, s: ast.Choose, var: str) -> str:
+        """The prefer expression with `option` standing for var, after its lines (compile_flat.py)."""
+        saved = self.subst
+        self.subst = {**(saved or {}), "option": var}
+        try:
+            return self.flat(s.prefer, s.span)
+        finally:
+            self.subst = saved
+
+    def prefer_function(self, s: ast.Choose) -> str:
+        """The score of an option for the general path (Game.choose, an agent's pick): a function
+        of the same code as the loop of `preferred`, so both spend the same steps."""
+        if s.prefer is None:
+            return "None"
+        fn = self.fresh()
+        self.tmp += 1
+        var = f"t{self.tmp}_option"
+        self.line(f"def {fn}({var}):", s.span)
+        self.indent += 1
+        saved_depth, self.loop_depth = self.loop_depth, 0  # a function of its own: no loop around it
+        try:
+            self.line(f"return {self.prefer_score(s, var)}", s.span)
+        finally:
+            self.loop_depth = saved_depth
+            self.indent -= 1
+        return fn
+
+    def preferred(self, s: ast.Choose, by: str, options: str) -> str:
+        """The index a heuristic seat picks (agents.Heuristic.pick), by lines before it."""
+        if s.prefer is None:
+            return "0"  # no preference: the first option
+        span = s.span
+        i, score, best, picks = self.fresh(), self.fresh(), self.fresh(), self.fresh()
+        saved_budget = self.fresh()
+        self.tmp += 1
+        var = f"t{self.tmp}_option"
+        self.line(f"{saved_budget} = _budget[0]; _budget[0] = _side[0]", span)  # side work (Game.spent_apart)
+        self.line("try:", span)
+        self.indent += 1
+        self.line(f"{best} = None", span)
+        start = len(self.lines)
+        p = self.open_pass(var, loop=True)
+        self.line(f"for {i}, {var} in enumerate({options}):", span)
+        self.indent += 1
+        self.loop_depth += 1
+        try:
+            self.line(f"{score} = {self.prefer_score(s, var)}", span)
+        finally:
+            self.loop_depth -= 1
+            self.passes.pop()
+        self.line(f"if {best} is None or {score} > {best}: {best} = {score}; {picks} = [{i}]", span)
+        self.line(f"elif {score} == {best}: {picks}.append({i})", span)
+        self.indent -= 1
+        self.loop_slots(p, start, span)
+        self.indent -= 1
+        self.line("except _OutOfSteps as _e:", span)
+        self.line("    _e.side = True  # the side budget ran out", span)
+        self.line("    raise", span)
+        self.line("finally:", span)
+        self.line(f"    _side[0] = _budget[0]; _budget[0] = {saved_budget}", span)
+        return f"({picks}[0] if len({picks}) == 1 else {by}._h.tie({picks}))"
+
+    def prompt(self, s: ast.Choose) -> str:
+        """A plain prompt is a constant; one that names values is worded only when a person is asked."""
+        roots = template_roots(s.prompt) if s.prompt else []
+        if not roots:
+            return repr(s.prompt and "".join(p for p in parse_template(s.prompt)))  # {{ and }} read as braces
+        values = ", ".join(f"{r!r}: {self.expr(ast.Var(r, span=s.span))}" for r in roots)
+        return f"lambda: _render({self.template(s.prompt)}, {{{values}}})"
+
+    def stmt_Simultaneous(self, s: ast.Simultaneous):
+        maps = sorted({c.target.obj.name for c in _chooses(s.body) if isinstance(c.target, ast.Index)})
+        for m in maps:
+            self.line(f"l_{m} = {{}}", s.span)
+        self.line("_sim[0] += 1", s.span)
+        items = self.fresh()
+        self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
+        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
+        self.line("if _budget[0] < 0: _over()", s.span)
+        self.line(f"for l_{s.var} in {items}:", s.span)
+        self.sim_var = s.var
+        self.loop_body(s.body)
+        self.sim_var = None
+        self.line("_sim[0] -= 1", s.span)
+
+
+def _chooses(b: ast.Block):
+    for s in b.stmts:
+        if isinstance(s, ast.Choose):
+            yield s
+        elif isinstance(s, ast.If):
+            for _, body in s.branches:
+                yield from _chooses(body)
+            if s.orelse is not None:
+                yield from _chooses(s.orelse)

@@ -13,9 +13,9 @@ exactly as that path would have them decide:
   (`speed(d)`, `value(d, speed(d))`) is worked out once for all of them (compile_hoist.py), and the
   score's comprehensions are loops (compile_flat.py).
 
-Both happen only where there is a real choice (more than one option); a forced decision, and
-every other agent, take the general path. A game that watches its decisions (simulate's Tallied)
-is told of each first (`_decided`).
+Such a seat's only option is taken as Game.choose takes it, without asking the agent. No option at
+all (an error), and every other agent, take the general path. A game that watches its decisions
+(simulate's Tallied) is told of each first (`_decided`).
 """
 
 from __future__ import annotations
@@ -47,6 +47,11 @@ class ChooseGen:
             self.line(f"_budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
             self.line(f"{place} = {options}[{self.preferred(s, by, options)}]", s.span)
             self.indent -= 1
+        # the only option, as Game.choose takes it for such a seat: no agent asked
+        self.line(f"elif len({options}) == 1 and ({q} is not None or {by}._h is not None):", s.span)
+        self.line("    if _decided is not None: _decided()", s.span)
+        self.line(f"    _budget[0] -= {CHOOSE_STEPS + 1}", s.span)
+        self.line(f"    {place} = {options}[0]", s.span)
         self.line("else:", s.span)
         self.indent += 1
         prefer = self.prefer_function(s) if inline else (

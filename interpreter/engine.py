@@ -73,6 +73,6 @@ def new_game(loaded: Loaded, players: list[str], agents: list[str], seed: int, *
              listener: Callable | None = None, budget: int = STEP_BUDGET) -> tuple[Game, Header]:
     made, auto = seat_agents(agents, seed)
     game = Game(loaded, players, made, seed, record=record, listener=listener, budget=budget, auto_agent=auto)
-    ref = loaded.game.ref if loaded.game else loaded.program.game.name
+    ref = loaded.ref
     header = Header(ref, loaded.variants, loaded.rules_hash, seed, tuple(players), tuple(agents), loaded.settings)
     return game, header

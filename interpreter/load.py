@@ -73,6 +73,11 @@ class Loaded:
     def rules_hash(self) -> str:
         return self.program.digest
 
+    @functools.cached_property
+    def ref(self) -> str:
+        """How records name the game (GameDir.ref, worked out once: it compares paths)."""
+        return self.game.ref if self.game else self.program.game.name
+
 
 def canonical(name: str) -> str:
     return name.strip().lower().replace("-", "_")

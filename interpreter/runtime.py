@@ -284,7 +284,10 @@ def metered(budget: list) -> dict:
         # a range is a list: bounded like every list, and paid for number by number
         if hi - lo >= LIST_MAX:
             raise LimitExceeded(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {LIST_MAX} are allowed")
-        spend(range(lo, hi + 1), 20)  # each number a new object kept in memory: dearer than a step
+        if hi >= lo:  # each number a new object kept in memory: dearer than a step
+            budget[0] -= (hi - lo + 1) * 20
+            if budget[0] < 0:
+                raise OutOfSteps
         return list(range(lo, hi + 1))
 
     decked = [0]  # cards made so far, in all decks

@@ -2,11 +2,11 @@
 the same steps spent, of the game's budget and of the side budget.
 
 Fast: functions remembered by their arguments or per state of the game (compile_memo.py),
-loop-invariant parts of comprehensions kept (compile_hoist.py), and a random seat picked without
-calling its agent (Game.choose; in a game nobody records, without Game.choose's general path
-either). Plain: code compiled with compile.REMEMBER off, and random agents asked through the
-general path. Seats alternate heuristic
-and random agents, so both kinds of decision meet both kinds of code.
+loop-invariant parts of comprehensions kept (compile_hoist.py), and, in a game nobody records,
+random and heuristic seats picking in generated code without asking their agents
+(compile_choose.py). Plain: code compiled with compile.REMEMBER off, and every decision through
+Game.choose's general path (runtime.QUICK_SEATS off). Seats mix heuristic, random and first-legal
+agents, so every kind of decision meets both kinds of code.
 """
 
 from __future__ import annotations
@@ -54,23 +54,45 @@ def test_fast_and_plain_paths_play_alike(game, players, settings, seeds, monkeyp
 
 
 def _unrecorded(loaded, players: int, seed: int):
-    """A game as `simulate` plays it (no record): seats alternating random and heuristic."""
+    """A game as `simulate` plays it (no record): seats of heuristic, random and first agents."""
     names = player_names(loaded, players)
-    agents = ["heuristic" if (seat + seed) % 2 else "random" for seat in range(players)]
+    agents = [("heuristic", "random", "first")[(seat + seed) % 3] for seat in range(players)]
     game, _ = new_game(loaded, names, agents, seed, record=False)
-    return [p.name for p in game.run()], game.budget[0], game.side[0], game.rng.random()
+    winners = [p.name for p in game.run()]
+    ties = [a._rnd() if getattr(a, "_rnd", None) else None for a in [*game.agents, game.auto_agent]]
+    return winners, game.budget[0], game.side[0], game.rng.random(), ties
 
 
 @pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])
-def test_random_seats_of_an_unrecorded_game_pick_as_the_general_path_does(game, players, settings, seeds,
-                                                                         monkeypatch):
-    """Game.choose's quick path for random seats (no record) against its general path: the same
-    winners, steps of both budgets, and state of the game's own generator after the game."""
+def test_seats_of_an_unrecorded_game_pick_in_generated_code_as_the_general_path_does(game, players, settings,
+                                                                                     seeds, monkeypatch):
+    """Random and heuristic seats picking in generated code (no record) against Game.choose's
+    general path: the same winners, steps of both budgets, state of the game's own generator and
+    of each heuristic agent's tie generator after the game."""
     loaded = _loaded(game, settings, True, monkeypatch)
-    seeds //= 3  # a third of the seeds: the two paths differ in one function, not across the rules
+    seeds //= 2
     quick = [_unrecorded(loaded, players, seed) for seed in range(seeds)]
     monkeypatch.setattr(runtime, "QUICK_SEATS", False)
     assert quick == [_unrecorded(loaded, players, seed) for seed in range(seeds)]
+
+
+@pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])
+def test_simulate_counts_decisions_events_and_lead_changes_alike_on_both_paths(game, players, settings, seeds,
+                                                                              monkeypatch):
+    """simulate's game counts each decision (the ones picked in generated code too), tallies the
+    events and watches the leader exactly as it does when every decision takes the general path."""
+    from pitwall.interpreter.simulate import play_many
+
+    loaded = _loaded(game, settings, True, monkeypatch)
+    names = player_names(loaded, players)
+    for agents in (["random"] * players, ["heuristic"] * players, ["heuristic", "random"] * (players // 2)
+                   + ["first"] * (players % 2)):
+        quick = play_many(game, (), names, agents, range(seeds // 6), settings=settings, count_events=True)
+        monkeypatch.setattr(runtime, "QUICK_SEATS", False)
+        plain = play_many(game, (), names, agents, range(seeds // 6), settings=settings, count_events=True)
+        monkeypatch.setattr(runtime, "QUICK_SEATS", True)
+        assert quick == plain, agents
+        assert all(o.decisions > 0 and o.told > 0 for o in quick)
 
 
 @pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])

@@ -18,9 +18,10 @@ from .compile_cache import cached
 from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
 from .compile_hoist import HoistGen
+from .compile_inline import InlineGen
 from .compile_memo import MemoGen
 from .compile_ranges import RangeGen
-from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, size, weight
+from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, weight
 from .errors import PitwallError, Span
 from .limits import INT_MAX
 from .link import Program
@@ -56,7 +57,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen):
+class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -82,6 +83,7 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen):
         self.hoisting = REMEMBER  # loop-invariant parts kept (compile_hoist.py): a fast path too
         self.pre: dict[int, str] = {}  # expressions already worked out into locals (compile_flat.py)
         self.comp_seen: dict[int, bool] = {}  # does an expression hold a comprehension?
+        self.as_expressions: dict[str, object] = {}  # functions of `if`s and `return`s as one expression
         self.calls_in_range()
 
     def template(self, text: str) -> str:
@@ -642,40 +644,6 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen):
             "plural": lambda: f"_plural({args[0]}, {args[1]})",
         }[n]()
 
-    def inline(self, name: str, args: list[str]) -> str | None:
-        """A small one-expression function's body in place of its call: card games call `speed(p)`
-        and friends in every loop. Only with arguments cheap to repeat (names, fields, literals;
-        sums, comparisons and conditions of them named at most twice: see _cheap), which cannot
-        roll dice; never with modifiers, recursion or deep nesting. (Where a statement works the
-        call out, FlatGen.flat inlines it with its comprehensions as loops: the same steps.)"""
-        f = self.inlinable(name)
-        # a local bound by `:=` cannot go into a comprehension's iterable
-        walrus_ok = not (self.flattening and self._has_comp(f.body)) if f is not None else False
-        if (f is None or not all(_PLAIN.fullmatch(a) or _cheap(a) and (walrus_ok or ":=" not in a)
-                                 and _uses(f.body, p.name) <= 2 for p, a in zip(f.params, args))):
-            return None
-        return self.inlined(f, args, lambda: f"({self.expr(f.body)})")
-
-    def inlinable(self, name: str) -> ast.FunctionDecl | None:
-        f = self.prog.functions[name]
-        if (not self.inline_ok or isinstance(f.body, ast.Block) or name in self.modified or name in self.inlining
-                or len(self.inlining) >= 8 or size(f.body) > 40):
-            return None
-        return f
-
-    def inlined(self, f: ast.FunctionDecl, args: list[str], body, reads: dict | None = None):
-        """body() compiled with f's parameters standing for args (`reads`: what each argument
-        reads, where args are locals that hide it: compile_hoist.py)."""
-        saved = self.subst, self.arg_reads
-        self.subst = {p.name: a for p, a in zip(f.params, args)}
-        self.arg_reads = reads or {}
-        self.inlining.append(f.name)
-        try:
-            return body()
-        finally:
-            self.inlining.pop()
-            self.subst, self.arg_reads = saved
-
     def top(self, e, span: Span) -> str:
         """A statement's whole value. Where that is a comprehension or an aggregate, its collection
         is the first thing the statement works out, so the collection and its cost can be lines
@@ -860,27 +828,4 @@ def _end_of(xs: str, index: str, helper: str) -> str:
     return f"{helper}({xs})"
 
 
-def _uses(node, name: str) -> int:
-    """How often an expression names a parameter (an inlined body repeats its argument as often)."""
-    if isinstance(node, (list, tuple)):
-        return sum(_uses(n, name) for n in node)
-    if not attrs.has(type(node)):
-        return 0
-    if isinstance(node, ast.Var):
-        return node.name == name
-    return sum(_uses(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
-
-
-def _cheap(code: str) -> bool:
-    """May an argument's code be repeated where the inlined body names its parameter (twice at
-    most)? Short, and made of names, fields, numbers, + and -, comparisons, conditions and
-    min/max/abs only (and the locals `:=` binds in their written-out forms, compile_arith.py,
-    where the body holds no comprehension, whose iterable could not take them): no call that
-    works, no operator that can fail (division, %), no text that could hide one."""
-    return len(code) <= 240 and _SIMPLE.fullmatch(code) is not None and set(_CALLED.findall(code)) <= _CHEAP_WORDS
-
-
-_CHEAP_WORDS = {"min", "max", "abs", "if", "else", "and", "or", "not", "is"}
-_SIMPLE = re.compile(r"[A-Za-z0-9_ .()<>=!+\-,:]*")
-_CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")

@@ -33,7 +33,7 @@ import attrs
 
 from . import ast
 from .compile_arith import PLAIN
-from .costs import ITEM_COST, pair_measure, weight
+from .costs import ITEM_COST, pair_measure, size, weight
 from .errors import Span
 
 _COMPS = (ast.Aggregate, ast.ListComp)
@@ -76,16 +76,20 @@ class FlatGen:
 
     def _flat_inline(self, e: ast.Call, span: Span) -> str | None:
         """A small function's body in place of its call, its comprehensions written as loops: its
-        arguments are worked out first, in order, into locals the body reads."""
-        f = self.inlinable(e.name)
-        if f is None or not self._has_comp(f.body):
+        arguments are worked out first, in order, into locals the body reads (so any argument
+        will do, not only one cheap to repeat)."""
+        found = self.inlinable(e.name)
+        if found is None or not self._has_comp(found[1]) and all(_plain(a) for a in e.args):
             return None
+        f, body = found
         args = [self._spilled(self.flat(a, span), span) for a in e.args]
         reads = {p.name: (code, frozenset(self._reads(a, frozenset()))) for p, a, code in zip(f.params, e.args, args)}
-        return self.inlined(f, args, lambda: self.flat(f.body, span), reads)
+        return self.inlined(f, args, lambda: self.flat(body, span), reads)
 
     def _has_comp(self, e) -> bool:
-        """Does e hold a comprehension, here or in the body of a small function it calls?"""
+        """Does e need lines before it: does it hold a comprehension, here or in the body of a
+        small function it calls, or call such a function with an argument that is more than a
+        name or literal (to work out into a local first)?"""
         key = id(e)
         known = self.comp_seen.get(key)
         if known is None:
@@ -100,9 +104,11 @@ class FlatGen:
             return False
         if isinstance(node, _COMPS):
             return True
-        if isinstance(node, ast.Call):
-            f = self.prog.functions.get(node.name)
-            if f is not None and not isinstance(f.body, ast.Block) and self._has_comp(f.body):
+        if isinstance(node, ast.Call) and node.name in self.prog.functions:
+            f = self.prog.functions[node.name]
+            body = self.body_expression(f)
+            if body is not None and f.name not in self.modified and size(body) <= 40 and (
+                    self._has_comp(body) or not all(_plain(a) for a in node.args)):
                 return True
         return any(self._holds_comp(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
@@ -261,6 +267,13 @@ class FlatGen:
 _START = {"sum": "0", "count": "0", "any": "False", "all": "True", "first": "None", "list": "[]", "sort": "[]",
           "sort_by": "[]", "min": "None", "max": "None", "min_by": "None", "max_by": "None"}
 _EXTREMES = ("min", "max", "min_by", "max_by")
+
+
+def _plain(e) -> bool:
+    """A name, a literal or a field of a name: as cheap to name again as a local."""
+    if isinstance(e, ast.Field):
+        return _plain(e.obj)
+    return isinstance(e, (ast.Var, ast.Int, ast.Str, ast.Bool, ast.NoneLit))
 
 
 def _parts(e) -> list:

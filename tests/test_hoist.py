@@ -160,22 +160,49 @@ def test_a_budget_runs_out_at_the_same_line_with_or_without_kept_parts(tmp_path,
 
 
 def test_a_small_function_is_inlined_with_cheap_arguments_named_at_most_twice(tmp_path, monkeypatch):
-    body = """function twice(x: int) -> int = x + x
+    # in an expression nothing can be worked out before (an event's values): only arguments cheap
+    # to repeat, named at most twice
+    body = """event told(a: int, b: int) "{a} {b}"
+function twice(x: int) -> int = x + x
 function thrice(x: int) -> int = x + x + x
 rule main() {
     for p in players {
-        p.n = twice(p.seat + 1)
+        emit told(twice(p.seat + 1), thrice(p.seat + 1) + twice(7 / (p.seat + 1)))
+    }
+    finish players
+}
+"""
+    _, _, _, source = both(tmp_path, body, monkeypatch)
+    main = source[source.index("def r_main"):]
+    assert "((((l_p.seat + 1) + (l_p.seat + 1))), " in main  # a sum, repeated twice
+    assert "f_thrice((l_p.seat + 1))" in main  # named three times: called
+    assert "f_twice((7 // (l_p.seat + 1)))" in main  # a division may fail: called
+
+
+def test_where_a_statement_works_a_call_out_its_arguments_go_into_locals_and_the_body_in_place(tmp_path,
+                                                                                              monkeypatch):
+    body = """function twice(x: int) -> int = x + x
+function thrice(x: int) -> int = x + x + x
+function pick(x: int, y: int) -> int {
+    if x > y {
+        return x - y
+    }
+    return y
+}
+rule main() {
+    for p in players {
+        p.n = twice(p.seat + 1) + pick(p.seat * 3, 4)
         p.m = thrice(p.seat + 1) + twice(7 / (p.seat + 1))
     }
     finish players
 }
 """
     values, _, _, source = both(tmp_path, body, monkeypatch)
-    assert values == [(2 * (s + 1), 3 * (s + 1) + 2 * (7 // (s + 1))) for s in range(4)]
-    main = source[source.index("def r_main"):]
-    assert "l_p.v_n = (((l_p.seat + 1) + (l_p.seat + 1)))" in main  # a sum, repeated twice
-    assert "f_thrice((l_p.seat + 1))" in main  # named three times: called
-    assert "f_twice((7 // (l_p.seat + 1)))" in main  # a division may fail: called
+    assert values == [(2 * (s + 1) + (3 * s - 4 if 3 * s > 4 else 4), 3 * (s + 1) + 2 * (7 // (s + 1)))
+                      for s in range(4)]
+    main = source[source.index("def r_main"):source.index("def _init")]
+    assert "f_" not in main  # every call in place, `pick` (ifs that return) as a conditional expression
+    assert main.count("7 // (l_p.seat + 1)") == 1  # worked out once, before the body
 
 
 def test_a_part_a_statement_names_twice_is_worked_out_once_per_run_of_the_statement(tmp_path, monkeypatch):

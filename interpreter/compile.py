@@ -475,12 +475,15 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
 
     def stmt_Draw(self, s: ast.Draw):
         refill = self.refill_of(s.source)
-        src, dst, n = self.value(s.source, s.span), self.value(s.dest, s.span), self.expr(s.count)
-        if n != "1":
-            if refill:
-                self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
-            else:
-                self.line(f"_draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
+        src, dst, n = self.value(s.source, s.span), self.value(s.dest, s.span), self.value(s.count, s.span)
+        if n != "1" and refill:
+            self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
+            return
+        if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
+            self.forget(s.span)
+            self.line(f"_budget[0] -= {n}", s.span)
+            self.line(f"if {n} > len({src}): _draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
+            self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
             return
         # One card, the common draw, written out as Game.draw would do it: the runtime is called only
         # to refill an empty pile or to say it cannot

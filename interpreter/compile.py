@@ -1,9 +1,12 @@
 """Program -> Python source -> code object, once per (game, variants).
 
-Like jinja2's CodeGenerator: one visit method per node kind. Each rule and function becomes a
-nested Python function inside `_new_game(_rt)`, so per-game state lives in closure cells and the
-hot loop never walks a tree. Every generated line remembers the rules span it came from, so a
-failure inside generated code is reported at the rules' file, line and column.
+Like jinja2's CodeGenerator: one visit method per node kind (statements in compile_stmt.py, decisions
+in compile_choose.py; how values are worked out in compile_flat, compile_inline, compile_arith,
+compile_hoist, compile_memo and compile_ranges). Each rule and function becomes a nested Python
+function inside `_new_game(_m)`, so per-game state lives in closure cells and the hot loop never
+walks a tree; one set of them serves game after game (runtime.CodeSet), bound to each in turn.
+Every generated line remembers the rules span it came from, so a failure inside generated code is
+reported at the rules' file, line and column.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from .compile_hoist import HoistGen
 from .compile_inline import InlineGen
 from .compile_memo import MemoGen
 from .compile_ranges import RangeGen
+from .compile_stmt import StmtGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, weight
 from .errors import PitwallError, Span
 from .limits import INT_MAX
@@ -57,7 +61,7 @@ class Compiled:
     parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
 
 
-class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
+class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -375,180 +379,6 @@ class Gen(MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
         if len(self.lines) == start:
             self.line("pass")
 
-    # ------------------------------------------------------------ statements
-    def stmt_Let(self, s: ast.Let):
-        self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)
-        self.check_value(f"l_{s.name}", s.value, self.type_of(s.value), s.span)
-
-    def stmt_Assign(self, s: ast.Assign):
-        value = self.top(s.value, s.span)
-        kinds = self.type_of(s.target).kind, self.type_of(s.value).kind
-        if kinds[0] == "pile" and kinds[1] != "pile":
-            value = f"list(_spend({value}))"  # a pile is filled with a copy: decks and lists stay as they are
-        target = self.place(s.target)
-        self.line(f"{target} = {value}", s.span)
-        self.check_value(target, s.value, self.type_of(s.target), s.span)
-        if self.changes_state(s.target):
-            self.forget(s.span)
-
-    def stmt_AugAssign(self, s: ast.AugAssign):
-        value = self.flat(s.value, s.span)
-        target = self.place(s.target)
-        self.line(f"{target} {s.op}= {value}", s.span)
-        self.check_int(target, INT, s.span)
-        if self.changes_state(s.target):
-            self.forget(s.span)
-
-    def stmt_CallStmt(self, s: ast.CallStmt):
-        self.line(self.flat(s.call, s.span), s.span)
-
-    def stmt_If(self, s: ast.If):
-        self.branches(s.branches, s.orelse)
-
-    def branches(self, branches, orelse) -> None:
-        """if/elif/else; a condition that needs lines of its own (compile_flat.py) opens an else
-        with those lines and an if of its own."""
-        for i, (cond, body) in enumerate(branches):
-            if i > 0 and self.flattening and self._has_comp(cond):
-                self.line("else:")
-                self.indent += 1
-                self.branches(branches[i:], orelse)
-                self.indent -= 1
-                return
-            self.line(f"{'if' if i == 0 else 'elif'} {self.flat(cond, cond.span)}:", cond.span)
-            self.indent += 1
-            self.block(body)
-            self.indent -= 1
-        if orelse is not None:
-            self.line("else:")
-            self.indent += 1
-            self.block(orelse)
-            self.indent -= 1
-
-    def stmt_For(self, s: ast.For):
-        # the whole pass is paid on entry: a step per item (nested loops multiply); written out,
-        # as a loop is the hottest place of all
-        items = self.fresh()
-        self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
-        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
-        self.line("if _budget[0] < 0: _over()", s.span)
-        it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
-        self.line(f"for l_{s.var} in {it}:", s.span)
-        self.loop_body(s.body)
-
-    def loop_body(self, body: ast.Block, span: Span | None = None) -> None:
-        """A loop's body, one level in; with span, a pass is charged first."""
-        self.indent += 1
-        self.loop_depth += 1
-        if span is not None:
-            self.charge(span, body)
-        self.block(body)
-        self.loop_depth -= 1
-        self.indent -= 1
-
-    def stmt_While(self, s: ast.While):
-        if not (self.flattening and self._has_comp(s.cond)):
-            self.line(f"while {self.expr(s.cond)}:", s.span)
-            self.loop_body(s.body, s.span)
-            return
-        # the condition's own lines run before each test
-        self.line("while True:", s.span)
-        self.indent += 1
-        self.line(f"if not ({self.flat(s.cond, s.span)}): break", s.span)
-        self.indent -= 1
-        self.loop_body(s.body, s.span)
-
-    def stmt_Repeat(self, s: ast.Repeat):
-        var = f"l_{s.var}" if s.var else "_"
-        self.line(f"for {var} in range(1, {self.flat(s.count, s.span)} + 1):", s.span)
-        self.loop_body(s.body, s.span)
-
-    def refill_of(self, e) -> str | None:
-        decl = None
-        if isinstance(e, ast.Var):
-            decl = self.prog.globals.get(e.name)
-        elif isinstance(e, ast.Field):
-            t = self.type_of(e.obj)
-            if t is not None and t.kind == "participant":
-                decl = next((f for f in self.prog.participants[t.name].fields if f.name == e.name), None)
-        return decl.refill if decl is not None else None
-
-    def stmt_Draw(self, s: ast.Draw):
-        refill = self.refill_of(s.source)
-        src, dst, n = self.value(s.source, s.span), self.value(s.dest, s.span), self.value(s.count, s.span)
-        if n != "1" and refill:
-            self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
-            return
-        if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
-            self.forget(s.span)
-            self.line(f"_budget[0] -= {n}", s.span)
-            self.line(f"if {n} > len({src}): _draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
-            self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
-            return
-        # One card, the common draw, written out as Game.draw would do it: the runtime is called only
-        # to refill an empty pile or to say it cannot
-        self.forget(s.span)
-        self.line("_budget[0] -= 1", s.span)
-        if refill:
-            self.line(f"if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
-        else:
-            self.line(f"if not {src}: _draw(1, {src}, {dst}, {self.sid(s.span)})", s.span)
-        self.line(f"{dst}.append({src}.pop())", s.span)
-
-    def stmt_Move(self, s: ast.Move):
-        # Game.move written out: a card equals only itself, so list.index finds that very card; the
-        # runtime is called only to say that the card is not there
-        card, src = self.value(s.card, s.span), self.value(s.source, s.span)
-        dst = self.value(s.dest, s.span)
-        self.forget(s.span)
-        self.line(f"_budget[0] -= len({src})", s.span)
-        self.line(f"try: del {src}[{src}.index({card})]", s.span)
-        self.line(f"except ValueError: _move({card}, {src}, {dst}, {self.sid(s.span)})", s.span)
-        self.line(f"{dst}.append({card})", s.span)
-
-    def stmt_Empty(self, s: ast.Empty):
-        src, dst = self.value(s.source, s.span), self.value(s.dest, s.span)
-        # `is not`: the same pile reached by two names (an alias) keeps its cards
-        self.line(f"if {src} is not {dst}:", s.span)
-        self.line(f"    _budget[0] -= len({src})", s.span)
-        self.line("    if _budget[0] < 0: _over()", s.span)
-        self.line(f"    {dst}.extend({src}); {src}.clear()", s.span)
-        self.forget(s.span)
-
-    def value(self, e, span: Span) -> str:
-        """An expression a statement names more than once: in a local of its own unless it is a
-        plain name (worked out once, as a call of the runtime would take it)."""
-        code = self.flat(e, span)
-        if _NAME.fullmatch(code):
-            return code
-        t = self.fresh()
-        self.line(f"{t} = {code}", span)
-        return t
-
-    def stmt_Shuffle(self, s: ast.Shuffle):
-        self.line(f"_shuffle({self.expr(s.pile)})", s.span)
-
-    def stmt_Emit(self, s: ast.Emit):
-        # collections are snapshotted: the rules usually empty a pile right after telling of it
-        args = "".join((f"tuple({self.expr(a)})" if self.type_of(a).kind in ("list", "pile")
-                        else self.expr(a)) + ", " for a in s.args)
-        # Nobody listens in a plain simulation: skip working out the event's values. When someone
-        # does, that work has a budget of its own, so the game's is the same either way.
-        # A game that only counts its events (simulate's Tallied) counts them here.
-        event = self.events.index(s.event)
-        self.line("if _telling:", s.span)
-        self.line(f"    if _tally is None: _tell({event}, lambda: ({args}))", s.span)
-        self.line(f"    else: _tally[{event}] += 1", s.span)
-
-    def stmt_Finish(self, s: ast.Finish):
-        self.line(f"_finish({self.flat(s.winners, s.span)})", s.span)
-
-    def stmt_Return(self, s: ast.Return):
-        self.line(f"return {self.top(s.value, s.span)}", s.span)
-
-    def stmt_StopRule(self, s):
-        self.line("return", s.span)
-
     # ------------------------------------------------------------ expressions
     def expr(self, e) -> str:
         if id(e) in self.pre:
@@ -820,7 +650,6 @@ def _generate(prog: Program, types: dict[int, T], inline: bool):
 
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 _PLACE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")
 
 

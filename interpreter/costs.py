@@ -30,7 +30,7 @@ def weight(node) -> int:
 
 
 def pair_measure(node, key: T, elem: T) -> int | None:
-    """runtime.measure of a (key, element) pair plus its own item, where that is the same for
+    """budget.measure of a (key, element) pair plus its own item, where that is the same for
     every pair: measure looks into texts, lists and tuples only, so the element must be none of
     them and the key either (a number, truth value, card or participant), or a tuple written out
     of such values, which counts its items."""

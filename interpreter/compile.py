@@ -41,10 +41,10 @@ AGG_PY = {"sum": "sum", "any": "any", "all": "all"}
 SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "any": "any", "all": "all",
                    "sort": "sorted", "min": "min", "max": "max"}
 # What generated code takes of a game, by _bind (see Gen.bind): its methods and its state
-GAME_SOURCES = ("choose", "tell", "draw", "draw_refill", "refill", "move", "shuffle", "finish", "player", "new",
+GAME_SOURCES = ("choose", "tell", "draw", "refill", "move", "shuffle", "finish", "player", "new",
                 "roll", "sim", "side", "decided", "state", "memo", "telling", "tally")
 GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) for s in GAME_SOURCES)
-# The helpers that spend from the budget a set of functions keeps (runtime.metered)
+# The helpers that spend from the budget a set of functions keeps (budget.metered)
 METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
            "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of")
 

@@ -15,7 +15,7 @@ from .errors import Span
 from .runtime import GLOBAL_PREFIX
 from .types import INT
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # a name or a whole number: kept as it is
 
 
 class StmtGen:
@@ -119,8 +119,12 @@ class StmtGen:
     def stmt_Draw(self, s: ast.Draw):
         refill = self.refill_of(s.source)
         src, dst, n = self.value(s.source, s.span), self.value(s.dest, s.span), self.value(s.count, s.span)
-        if n != "1" and refill:
-            self.line(f"_draw_refill({n}, {src}, _S.{GLOBAL_PREFIX}{refill}, {dst}, {self.sid(s.span)})", s.span)
+        if n != "1" and refill:  # one card after the other, the pile refilled whenever it runs out
+            self.forget(s.span)
+            self.line(f"_budget[0] -= {n}", s.span)
+            self.line(f"for _ in range({n}):", s.span)
+            self.line(f"    if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
+            self.line(f"    {dst}.append({src}.pop())", s.span)
             return
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
             self.forget(s.span)

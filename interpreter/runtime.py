@@ -553,19 +553,6 @@ class Game:
         for _ in range(n):
             dst.append(src.pop())
 
-    def draw_refill(self, n: int, src: list, refill: list, dst: list, sid: int):
-        if self.memo:
-            self.memo.clear()
-        self.budget[0] -= n
-        for _ in range(n):
-            if not src:
-                if not refill:
-                    raise self.error(sid, "cannot draw: the pile and the pile that refills it are both empty")
-                src.extend(refill)
-                refill.clear()
-                self.shuffle(src)
-            dst.append(src.pop())
-
     def refill(self, src: list, refill: list, sid: int):
         """An empty pile refilled from the one that refills it, shuffled (a draw of generated code)."""
         if not refill:

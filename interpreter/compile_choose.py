@@ -5,7 +5,7 @@ decision recorded). In a game nobody records, two kinds of seat decide in genera
 exactly as that path would have them decide:
 
 * a random seat (`_q`, its generator: runtime.Game.seat_quick): int(quick() * n);
-* a heuristic seat (`_h`, its agent: runtime.Game.seat_heuristic): the options' `prefer` scores
+* a heuristic seat (`_h`, its agent, where agents.Agent.prefers): the options' `prefer` scores
   worked out in a loop in place, with no lambda made and no function called per option, on the
   side budget as Game.spent_apart would (a budget running out there says so), the best score
   taken, a tie broken by the agent's own generator (agents.Heuristic.tie). The loop over the

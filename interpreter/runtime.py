@@ -27,7 +27,6 @@ from .limits import (
 # stops): not a rule's fault.
 _OUTSIDE = (PitwallError, OSError, EOFError, ReaderStopped)
 
-
 _UNSET = object()  # a kept part not yet worked out (compile_hoist.HoistGen.cheap_kept)
 
 

@@ -19,19 +19,27 @@ from .limits import INT_MAX
 PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")
 
 
+def plain(code: str) -> str | None:
+    """The code of a plain value (a name, a field, a literal), without the brackets an inlined
+    body puts around it (`(C_CHIP_MPH)`); None for anything else."""
+    while len(code) > 2 and code[0] == "(" and code[-1] == ")" and PLAIN.fullmatch(code[1:-1].strip("()")):
+        code = code[1:-1]
+    return code if PLAIN.fullmatch(code) else None
+
+
 class ArithGen:
     walrus_ok = True  # may generated code here bind a local with `:=`?
 
     def _once(self, code: str) -> tuple[str, str]:
         """(its first use, its later uses) for a value named more than once."""
-        if PLAIN.fullmatch(code):
-            return code, code
+        if plain(code):
+            return plain(code), plain(code)
         t = self.fresh()
         return f"({t} := {code})", t
 
     def extreme(self, name: str, a: str, b: str) -> str:
         """min(a, b) or max(a, b): a, unless b is strictly less (min) or greater (max)."""
-        if not self.walrus_ok and not (PLAIN.fullmatch(a) and PLAIN.fullmatch(b)):
+        if not self.walrus_ok and not (plain(a) and plain(b)):
             return f"{name}({a}, {b})"
         a1, a2 = self._once(a)
         b1, b2 = self._once(b)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
-from .compile_arith import PLAIN
+from .compile_arith import PLAIN, plain
 from .costs import ITEM_COST, pair_measure, size, weight
 from .errors import Span
 
@@ -123,6 +123,7 @@ class FlatGen:
         try:
             for p in parts[:last + 1]:
                 code = self.flat(p, span) if self._has_comp(p) else self.expr(p)
+                code = plain(code) or code
                 if not PLAIN.fullmatch(code):
                     t = self.fresh()
                     self.line(f"{t} = {code}", span)
@@ -245,8 +246,8 @@ class FlatGen:
                 self.line(f"    {best} = {key}; {acc} = {x}; {empty} = False", span)
 
     def _spilled(self, code: str, span: Span) -> str:
-        if PLAIN.fullmatch(code):
-            return code
+        if plain(code):
+            return plain(code)
         t = self.fresh()
         self.line(f"{t} = {code}", span)
         return t

@@ -61,37 +61,36 @@ class Exprs:
         if depth <= 0 or r.random() < 0.2:
             return r.choice([str(r.randint(-3, 9)), "players[0].seat", "players[1].seat", *names])
         d = depth - 1
-        pick = r.randrange(14)
-        if pick == 0:
-            return f"({self.int_(d, names)} {r.choice(['+', '-', '*'])} {self.int_(d, names)})"
-        if pick == 1:
-            return f"({self.int_(d, names)} {r.choice(['/', '%'])} {self.int_(d, names)})"
-        if pick == 2:
-            return f"(if {self.bool_(d, names)} then {self.int_(d, names)} else {self.int_(d, names)})"
-        if pick == 3:
-            return f"{r.choice(['min', 'max'])}({self.int_(d, names)}, {self.int_(d, names)})"
-        if pick == 4:
-            return f"clamp({self.int_(d, names)}, {self.int_(d, names)}, {self.int_(d, names)})"
-        if pick in (5, 6):
-            v = self.fresh()
-            agg = r.choice(["sum", "count", "max", "min"])
-            cond = f" if {self.bool_(d, names + [v])}" if r.random() < 0.6 else ""
-            return f"{agg}({self.int_(d, names + [v])} for {v} in {self.list_(d, names)}{cond})"
-        if pick == 7:
-            return f"len({self.list_(d, names)})"
-        if pick == 8:
-            return f"twice({self.int_(d, names)})"
-        if pick == 9:
-            return f"pick({self.int_(d, names)}, {self.int_(d, names)})"
-        if pick == 10:
-            return f"{self.list_(d, names)}[{self.int_(d, names)}]"
-        if pick == 11:
-            return f"big({self.list_(d, names)})"
-        if pick == 12:  # the first of equal keys wins
-            v = self.fresh()
-            elem = v if r.random() < 0.5 else self.int_(d, names + [v])
-            return f"{r.choice(['min', 'max'])}({elem} for {v} in {self.list_(d, names)} by {v} % 2)"
-        return f"abs({self.int_(d, names)})"
+        i, b, lst = (lambda: self.int_(d, names)), (lambda: self.bool_(d, names)), (lambda: self.list_(d, names))
+        forms = [
+            lambda: f"({i()} {r.choice(['+', '-', '*'])} {i()})",
+            lambda: f"({i()} {r.choice(['/', '%'])} {i()})",
+            lambda: f"(if {b()} then {i()} else {i()})",
+            lambda: f"{r.choice(['min', 'max'])}({i()}, {i()})",
+            lambda: f"clamp({i()}, {i()}, {i()})",
+            lambda: self.aggregate(d, names),
+            lambda: self.aggregate(d, names),
+            lambda: f"len({lst()})",
+            lambda: f"twice({i()})",
+            lambda: f"pick({i()}, {i()})",
+            lambda: f"{lst()}[{i()}]",
+            lambda: f"big({lst()})",
+            lambda: self.extreme_by(d, names),
+            lambda: f"abs({i()})",
+        ]
+        return r.choice(forms)()
+
+    def aggregate(self, d: int, names: list[str]) -> str:
+        r, v = self.rnd, self.fresh()
+        agg = r.choice(["sum", "count", "max", "min"])
+        cond = f" if {self.bool_(d, names + [v])}" if r.random() < 0.6 else ""
+        return f"{agg}({self.int_(d, names + [v])} for {v} in {self.list_(d, names)}{cond})"
+
+    def extreme_by(self, d: int, names: list[str]) -> str:
+        """min or max by a key: the first of equal keys wins."""
+        r, v = self.rnd, self.fresh()
+        elem = v if r.random() < 0.5 else self.int_(d, names + [v])
+        return f"{r.choice(['min', 'max'])}({elem} for {v} in {self.list_(d, names)} by {v} % 2)"
 
     def bool_(self, depth: int, names: list[str]) -> str:
         r = self.rnd

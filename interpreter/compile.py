@@ -88,6 +88,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.pre: dict[int, str] = {}  # expressions already worked out into locals (compile_flat.py)
         self.comp_seen: dict[int, bool] = {}  # does an expression hold a comprehension?
         self.as_expressions: dict[str, object] = {}  # functions of `if`s and `return`s as one expression
+        self.args: dict = {}  # the arguments of the calls being written in place (compile_inline.Arg)
+        self.expanded_sizes: dict[str, int] = {}  # compile_inline.InlineGen.expanded
+        self.known_functions: dict[str, bool] = {}  # compile_ranges.RangeGen._known_function
         self.calls_in_range()
 
     def template(self, text: str) -> str:
@@ -445,7 +448,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
     def expr_Call(self, c: ast.Call) -> str:
         args = [self.expr(a) for a in c.args]
         if c.name in self.prog.functions:
-            return self.inline(c.name, args) or f"f_{c.name}({', '.join(args)})"
+            return self.inline(c, args) or f"f_{c.name}({', '.join(args)})"
         if c.name in self.prog.rules:
             return f"r_{c.name}({', '.join(args)})"
         n = c.name
@@ -644,7 +647,7 @@ def _compile_program(prog: Program, types: dict[int, T]) -> Compiled:
 
 def _generate(prog: Program, types: dict[int, T], inline: bool):
     g = Gen(prog, types)
-    g.inline_ok = g.flattening = inline
+    g.inline_ok = g.flattening = g.written_out = inline
     g.module()
     return g, compile("\n".join(g.lines) + "\n", GENERATED, "exec")
 

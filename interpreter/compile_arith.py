@@ -29,6 +29,9 @@ def plain(code: str) -> str | None:
 
 class ArithGen:
     walrus_ok = True  # may generated code here bind a local with `:=`?
+    # off in the fallback for rules too deeply nested for Python: the written-out forms nest four
+    # brackets where a call nests one, and Python allows 200
+    written_out = True
 
     def _once(self, code: str) -> tuple[str, str]:
         """(its first use, its later uses) for a value named more than once."""
@@ -39,7 +42,7 @@ class ArithGen:
 
     def extreme(self, name: str, a: str, b: str) -> str:
         """min(a, b) or max(a, b): a, unless b is strictly less (min) or greater (max)."""
-        if not self.walrus_ok and not (plain(a) and plain(b)):
+        if not self.written_out or not self.walrus_ok and not (plain(a) and plain(b)):
             return f"{name}({a}, {b})"
         a1, a2 = self._once(a)
         b1, b2 = self._once(b)
@@ -50,7 +53,7 @@ class ArithGen:
 
     def multiply(self, a: str, b: str) -> str:
         """a * b within the range of whole numbers, else runtime._mul's error."""
-        if not self.walrus_ok:
+        if not self.written_out or not self.walrus_ok:
             return f"_mul({a}, {b})"
         a1, a2 = self._once(a)
         b1, b2 = self._once(b)

@@ -37,8 +37,9 @@ class ChooseGen:
         place = self.place(t)
         self.line(f"{q} = {by}._q", s.span)
         self.line(f"if {q} is not None and len({options}) > 1:", s.span)
+        self.line(f"    {q} = {q}()  # the watcher told first, as the general path tells it", s.span)
         self.line(f"    _budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
-        self.line(f"    {place} = {options}[int({q}() * len({options}))]", s.span)
+        self.line(f"    {place} = {options}[int({q} * len({options}))]", s.span)
         inline = self.flattening and self.loop_depth + 2 < self.loops_max
         if inline:
             self.line(f"elif {by}._h is not None and len({options}) > 1:", s.span)
@@ -54,11 +55,11 @@ class ChooseGen:
         self.line(f"    {place} = {options}[0]", s.span)
         self.line("else:", s.span)
         self.indent += 1
-        prefer = self.prefer_function(s) if inline else (
-            f"lambda l_option: {self.expr(s.prefer)}" if s.prefer is not None else "None")
+        prefer = self.prefer_function(s) if inline else self.prefer_lambda(s)
         self.line(f"{place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})",
                   s.span)
         self.indent -= 1
+        self.check_int(place, self.type_of(t), s.span)  # an option is a list's item, which nobody checked
         if self.changes_state(t):
             self.forget(s.span)
 
@@ -67,9 +68,20 @@ class ChooseGen:
         saved = self.subst
         self.subst = {**(saved or {}), "option": var}
         try:
-            return self.flat(s.prefer, s.span)
+            score = self.flat(s.prefer, s.span)
+            if self.may_be_none(s.prefer):  # compared with the others: a number it must be
+                score = self._spilled(score, s.span)
+                self.line(f"if {score} is None: _no_score()", s.span)
+            return score
         finally:
             self.subst = saved
+
+    def prefer_lambda(self, s: ast.Choose) -> str:
+        """The score of an option for the general path, where no function of lines can stand."""
+        if s.prefer is None:
+            return "None"
+        score = self.expr(s.prefer)
+        return f"lambda l_option: {f'_scored({score})' if self.may_be_none(s.prefer) else score}"
 
     def prefer_function(self, s: ast.Choose) -> str:
         """The score of an option for the general path (Game.choose, an agent's pick): a function

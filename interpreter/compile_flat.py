@@ -33,7 +33,7 @@ import attrs
 
 from . import ast
 from .compile_arith import PLAIN, plain
-from .costs import ITEM_COST, pair_measure, size, weight
+from .costs import ITEM_COST, pair_measure, weight
 from .errors import Span
 
 _COMPS = (ast.Aggregate, ast.ListComp)
@@ -82,9 +82,13 @@ class FlatGen:
         if found is None or not self._has_comp(found[1]) and all(_plain(a) for a in e.args):
             return None
         f, body = found
-        args = [self._spilled(self.flat(a, span), span) for a in e.args]
-        reads = {p.name: (code, frozenset(self._reads(a, frozenset()))) for p, a, code in zip(f.params, e.args, args)}
-        return self.inlined(f, args, lambda: self.flat(body, span), reads)
+        codes, checked = [], set()
+        for i, (p, a) in enumerate(zip(f.params, e.args)):
+            codes.append(self._spilled(self.flat(a, span), span))
+            if p.type.name == "int" and not self.known_in_range(a, self.unchecked):
+                self.check_int(codes[-1], self.type_of(a), span)  # as the function's entry would
+                checked.add(i)
+        return self.inlined(f, self.arguments(f, e.args, codes, checked), lambda: self.flat(body, span))
 
     def _has_comp(self, e) -> bool:
         """Does e need lines before it: does it hold a comprehension, here or in the body of a
@@ -106,9 +110,8 @@ class FlatGen:
             return True
         if isinstance(node, ast.Call) and node.name in self.prog.functions:
             f = self.prog.functions[node.name]
-            body = self.body_expression(f)
-            if body is not None and f.name not in self.modified and size(body) <= 40 and (
-                    self._has_comp(body) or not all(_plain(a) for a in node.args)):
+            if self.may_inline(f) and (self._has_comp(self.body_expression(f))
+                                       or not all(_plain(a) for a in node.args)):
                 return True
         return any(self._holds_comp(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
@@ -172,6 +175,14 @@ class FlatGen:
         how = "list" if isinstance(e, ast.ListComp) else e.name
         if c.key is not None and how in ("sort", "min", "max"):
             how += "_by"
+        # What is added or compared may be none (a first(...) of nothing): then every item is worked
+        # out first and the builtin takes the list, as the comprehension does, so that the error an
+        # item raises comes before the one adding or comparing none raises
+        whole = None
+        if how in ("sum", "min", "max") and self.may_be_none(c.elem):
+            whole, how = how, "list"
+        elif how in ("min_by", "max_by") and self.may_be_none(c.key):
+            whole, how = f"_{how}", "pairs"
         it = self._source(c, span)
         self.tmp += 1
         var = f"t{self.tmp}_{c.var}"
@@ -198,8 +209,27 @@ class FlatGen:
             self.subst = saved
             self.passes.pop()
         self.loop_slots(p, start, span)
-        self._after(how, c, acc, empty, span)
+        if whole is not None:
+            self.line(f"{acc} = {whole}({acc})", span)
+        else:
+            self._after(how, c, acc, empty, span)
         return acc
+
+    def may_be_none(self, e) -> bool:
+        """May the value be none where a whole number or text is expected? Not a stored whole
+        number (checked where stored), a field, a literal or what an operator makes; maybe a
+        first, top or last, a min or max by a key, a list's item, a function's result."""
+        if isinstance(e, (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.UnOp, ast.Field)):
+            return False
+        if isinstance(e, ast.Var):
+            return self.type_of(e).kind != "int" or not self.known_in_range(e, self.unchecked)
+        if isinstance(e, ast.Cond):
+            return self.may_be_none(e.then) or self.may_be_none(e.orelse)
+        if isinstance(e, ast.Aggregate):
+            return e.name == "first" or e.name in ("min", "max") and e.comp.key is not None
+        if isinstance(e, ast.Call):
+            return e.name in self.prog.functions or e.name in self.prog.rules or e.name in ("first", "last", "top")
+        return True
 
     def _source(self, c: ast.Comprehension, span: Span) -> str:
         """The collection a loop runs over, in a local, paid for: its length times the nodes
@@ -220,7 +250,7 @@ class FlatGen:
         if how == "count":
             self.line(f"{acc} += 1", span)
             return
-        key = self._spilled(self.flat(c.key, span), span) if how.endswith("_by") else None
+        key = self._spilled(self.flat(c.key, span), span) if how.endswith("_by") or how == "pairs" else None
         elem = self.flat(c.elem, span)
         if how == "sum":
             self.line(f"{acc} += {elem}", span)
@@ -233,7 +263,7 @@ class FlatGen:
             self.line("break", span)
         elif how in ("list", "sort"):
             self.line(f"{acc}.append({elem})", span)
-        elif how == "sort_by":
+        elif how in ("sort_by", "pairs"):
             self.line(f"{acc}.append(({key}, {elem}))", span)
         else:  # min or max (by a key): the first of equal extremes, as Python's own and _max_by keep
             x = self._spilled(elem, span)
@@ -246,6 +276,7 @@ class FlatGen:
                 self.line(f"    {best} = {key}; {acc} = {x}; {empty} = False", span)
 
     def _spilled(self, code: str, span: Span) -> str:
+        """The value in a local (a line at span), unless it is plain already."""
         if plain(code):
             return plain(code)
         t = self.fresh()
@@ -266,14 +297,13 @@ class FlatGen:
 
 
 _START = {"sum": "0", "count": "0", "any": "False", "all": "True", "first": "None", "list": "[]", "sort": "[]",
-          "sort_by": "[]", "min": "None", "max": "None", "min_by": "None", "max_by": "None"}
+          "sort_by": "[]", "pairs": "[]", "min": "None", "max": "None", "min_by": "None", "max_by": "None"}
 _EXTREMES = ("min", "max", "min_by", "max_by")
 
 
 def _plain(e) -> bool:
-    """A name, a literal or a field of a name: as cheap to name again as a local."""
-    if isinstance(e, ast.Field):
-        return _plain(e.obj)
+    """A name or a literal: it cannot fail, and is as cheap to name again as a local (a field may
+    fail, on a participant that is none: a call works it out before its body, as a local)."""
     return isinstance(e, (ast.Var, ast.Int, ast.Str, ast.Bool, ast.NoneLit))
 
 

@@ -12,7 +12,10 @@ The same goes for a part a statement's value names twice or more (`can_pay` aski
 
 The steps stay exactly what they were: the first evaluation spends what it spends, and every reuse
 charges the same number again (the work depends on the same state and names, so it costs the same),
-so budgets, records and the line an exhausted budget names are unchanged. The slot is filled
+so budgets and records are unchanged; a budget that runs out is named at the same line, except
+where it runs out while a kept part is reused: then at the line that reuses it (the statement, or
+the `choose` whose options share it), where the code that works everything out again names the
+line of the function doing the work. The slot is filled
 lazily, so a part under a condition the pass never meets is never worked out (and cannot fail).
 Only values nobody can change in place are kept (numbers, truth values, texts, members, cards,
 participants, tuples of them), and lists of such values as a copy, handed out as a fresh list at
@@ -73,9 +76,6 @@ class Pass:
 class HoistGen:
     passes: list[Pass]
     hoisting: bool
-    # parameter -> (the local its argument was worked out into, what the argument reads), where an
-    # inlined function's arguments were worked out first (compile_flat.py): a local hides that
-    arg_reads: dict = {}
     keeping_cheap = True  # off while a kept part's own code is written
 
     def cheap_kept(self, e) -> str | None:
@@ -212,10 +212,10 @@ class HoistGen:
             if node.name in bound or not self.is_local(node) or self.types.get(id(node)) is not None \
                     and self.types[id(node)].kind == "enumtype":
                 return set()
+            arg = self.argument(node)
+            if arg is not None:  # an inlined function's parameter: what its argument reads, where
+                return set(arg.reads)
             code = self.subst.get(node.name, f"l_{node.name}") if self.subst is not None else f"l_{node.name}"
-            hidden = self.arg_reads.get(node.name)
-            if hidden is not None and hidden[0] == code:  # an inlined function's argument, in a local
-                return set(hidden[1])
             return {(node.name, code)}
         if isinstance(node, ast.Comprehension):
             inner = bound | {node.var}

@@ -30,6 +30,7 @@ ALL = None  # `unknown` where no local at all is known (a body that may be inlin
 
 class RangeGen:
     unchecked: frozenset[str] | None = frozenset()  # locals of the body being compiled not known in range
+    known_functions: dict[str, bool]  # _known_function's answers
     checked_params: dict[str, set[str]]  # per function and rule: the int parameters its entry checks
 
     def enter_body(self, decl, body) -> None:  # noqa: ARG002 - decl: what the body belongs to
@@ -50,7 +51,12 @@ class RangeGen:
             p = self.prog
             if e.name in p.consts or e.name in p.globals:
                 return True
-            return unknown is not ALL and self.subst is None and self.is_local(e) and e.name not in unknown
+            arg = self.argument(e)
+            if arg is not None:  # an inlined function's parameter
+                return not calls and arg.known
+            if self.subst is not None and e.name in self.subst:
+                return False  # a comprehension's variable: an item of a list
+            return unknown is not ALL and self.is_local(e) and e.name not in unknown
         if isinstance(e, ast.Field):
             return self.type_of(e.obj).kind in ("participant", "card")
         if isinstance(e, ast.UnOp):
@@ -73,8 +79,7 @@ class RangeGen:
         n = e.name
         f = self.prog.functions.get(n)
         if f is not None:  # an expression body in range whatever its parameters are
-            return not isinstance(f.body, ast.Block) and n not in calls and n not in self.modified \
-                and self.known_in_range(f.body, ALL, calls + (n,))
+            return self._known_function(n)
         if n in self.prog.rules:
             return False
         if n in _BOUNDED_CALLS:
@@ -87,20 +92,31 @@ class RangeGen:
             return self.known_in_range(e.args[0], unknown, calls)
         return False
 
+    def _known_function(self, name: str) -> bool:
+        """Is what the function gives known in range, whatever its arguments? Worked out once per
+        function (a function calling another twice, and so on, would take exponential time)."""
+        known = self.known_functions.get(name)
+        if known is None:
+            self.known_functions[name] = False  # within its own body (a recursive call): not known
+            body = self.body_expression(self.prog.functions[name]) if name not in self.modified else None
+            known = self.known_functions[name] = body is not None and self.known_in_range(body, ALL, (name,))
+        return known
+
     def calls_in_range(self) -> None:
         """checked_params: the int parameters of each function and rule that some call of it
         passes a value not known in range (and the entry must check)."""
         p = self.prog
         self.checked_params = {}
         for f in p.functions.values():
-            # a function that may be inlined runs with its caller's arguments unchecked
-            inlinable = not isinstance(f.body, ast.Block) and f.name not in self.modified
+            # a function that may be inlined runs with its caller's arguments, not its own entry
+            inlinable = self.may_inline(f)
             self._calls_of(f.body, ALL if inlinable else _unknown_locals(f.body))
             for m in p.modifiers:
                 if m.target == f.name:  # `result` is what the function gave, unchecked
                     self._calls_of((m.when, m.value), ALL if inlinable else frozenset({"option", "result"}))
         for r in p.rules.values():
             self._calls_of((r.body, *r.extensions), _unknown_locals((r.body, *r.extensions)))
+        self._calls_of([g.default for g in p.globals.values()], frozenset())  # worked out as a game starts
 
     def _calls_of(self, node, unknown) -> None:
         if isinstance(node, (list, tuple)):

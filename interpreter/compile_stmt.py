@@ -35,12 +35,26 @@ class StmtGen:
             self.forget(s.span)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
-        value = self.flat(s.value, s.span)
-        target = self.place(s.target)
-        self.line(f"{target} {s.op}= {value}", s.span)
+        if self.flattening and self._has_comp(s.value):
+            # Python works out the place and reads it before the value: so do the lines
+            target = self.spilled_place(s.target, s.span)
+            now = self.fresh()
+            self.line(f"{now} = {target}", s.span)
+            self.line(f"{target} = {now} {s.op} {self.flat(s.value, s.span)}", s.span)
+        else:
+            target = self.place(s.target)
+            self.line(f"{target} {s.op}= {self.flat(s.value, s.span)}", s.span)
         self.check_int(target, INT, s.span)
         if self.changes_state(s.target):
             self.forget(s.span)
+
+    def spilled_place(self, e, span: Span) -> str:
+        """An assignment's target, its container and index worked out into locals first."""
+        if isinstance(e, ast.Index):
+            return f"{self._spilled(self.expr(e.obj), span)}[{self._spilled(self.expr(e.index), span)}]"
+        if isinstance(e, ast.Field):
+            return f"{self._spilled(self.expr(e.obj), span)}.{self.place(e).rsplit('.', 1)[1]}"
+        return self.place(e)
 
     def stmt_CallStmt(self, s: ast.CallStmt):
         self.line(self.flat(s.call, s.span), s.span)
@@ -49,21 +63,38 @@ class StmtGen:
         self.branches(s.branches, s.orelse)
 
     def branches(self, branches, orelse) -> None:
-        """if/elif/else; a condition that needs lines of its own (compile_flat.py) opens an else
-        with those lines and an if of its own."""
+        """if/elif/else (the first condition's own lines, compile_flat.py, before the if)."""
+        if any(self.flattening and self._has_comp(cond) for cond, _ in branches[1:]):
+            self.tried(branches, orelse)
+            return
         for i, (cond, body) in enumerate(branches):
-            if i > 0 and self.flattening and self._has_comp(cond):
-                self.line("else:")
-                self.indent += 1
-                self.branches(branches[i:], orelse)
-                self.indent -= 1
-                return
             self.line(f"{'if' if i == 0 else 'elif'} {self.flat(cond, cond.span)}:", cond.span)
             self.indent += 1
             self.block(body)
             self.indent -= 1
         if orelse is not None:
             self.line("else:")
+            self.indent += 1
+            self.block(orelse)
+            self.indent -= 1
+
+    def tried(self, branches, orelse) -> None:
+        """if/elif/else where a later condition needs lines of its own: each branch tried in turn
+        while none has been taken, its condition's lines first, all at one level (an else for
+        each would nest a hundred branches past Python's limit)."""
+        left = self.fresh()
+        self.line(f"{left} = True")
+        for i, (cond, body) in enumerate(branches):
+            if i > 0:
+                self.line(f"if {left}:")
+                self.indent += 1
+            self.line(f"if {self.flat(cond, cond.span)}:", cond.span)
+            self.indent += 1
+            self.line(f"{left} = False")
+            self.block(body)
+            self.indent -= 1 + (i > 0)
+        if orelse is not None:
+            self.line(f"if {left}:")
             self.indent += 1
             self.block(orelse)
             self.indent -= 1
@@ -118,18 +149,23 @@ class StmtGen:
 
     def stmt_Draw(self, s: ast.Draw):
         refill = self.refill_of(s.source)
-        src, dst, n = self.value(s.source, s.span), self.value(s.dest, s.span), self.value(s.count, s.span)
+        n = self.value(s.count, s.span)  # first, as Game.draw's first argument was
+        src, dst = self.value(s.source, s.span), self.value(s.dest, s.span)
+        sid = self.sid(s.span)
         if n != "1" and refill:  # one card after the other, the pile refilled whenever it runs out
             self.forget(s.span)
+            self.line(f"if {n} < 0: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
             self.line(f"_budget[0] -= {n}", s.span)
+            self.line("if _budget[0] < 0: _over()", s.span)  # before the loop: it may refill for ever
             self.line(f"for _ in range({n}):", s.span)
             self.line(f"    if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
             self.line(f"    {dst}.append({src}.pop())", s.span)
             return
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
             self.forget(s.span)
+            self.line(f"if not 0 <= {n} <= len({src}): _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
             self.line(f"_budget[0] -= {n}", s.span)
-            self.line(f"if {n} > len({src}): _draw({n}, {src}, {dst}, {self.sid(s.span)})", s.span)
+            self.line("if _budget[0] < 0: _over()", s.span)
             self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
             return
         # One card, the common draw, written out as Game.draw would do it: the runtime is called only

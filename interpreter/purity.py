@@ -7,6 +7,8 @@ distinct question out once. Conservative: anything that could read or change the
 
 from __future__ import annotations
 
+import weakref
+
 import attrs
 
 from . import ast
@@ -40,19 +42,34 @@ def pure_functions(prog: Program, types: dict[int, object]) -> set[str]:
     return {name for name in pure if _worth(prog, prog.functions[name].body)}
 
 
-def _worth(prog: Program, node, seen: frozenset[str] = frozenset()) -> bool:
+def _worth(prog: Program, node) -> bool:
     """Does the body do enough work (a pass over a list, a loop, such a call) to beat a memo look-up?"""
     if isinstance(node, (list, tuple)):
-        return any(_worth(prog, n, seen) for n in node)
+        return any(_worth(prog, n) for n in node)
     if node is None or not attrs.has(type(node)):
         return False
     if isinstance(node, (ast.Comprehension, ast.For, ast.While, ast.Repeat)):
         return True
-    if isinstance(node, ast.Call) and node.name not in seen and (
-            node.name in prog.rules or node.name in prog.functions
-            and _worth(prog, prog.functions[node.name].body, seen | {node.name})):
+    if isinstance(node, ast.Call) and (node.name in prog.rules or node.name in prog.functions
+                                       and _worth_function(prog, node.name)):
         return True
-    return any(_worth(prog, getattr(node, f.name), seen) for f in attrs.fields(type(node)) if f.name != "span")
+    return any(_worth(prog, getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+_WORTH: dict[int, dict[str, bool]] = {}  # id(program) -> {function: worth}, while the program lives
+
+
+def _worth_function(prog: Program, name: str) -> bool:
+    """_worth of a function's body, worked out once per program (a function calling another twice,
+    and so on, would take exponential time); within its own body (recursion), not."""
+    known = _WORTH.get(id(prog))
+    if known is None:
+        known = _WORTH[id(prog)] = {}
+        weakref.finalize(prog, _WORTH.pop, id(prog), None)
+    if name not in known:
+        known[name] = False
+        known[name] = _worth(prog, prog.functions[name].body)
+    return known[name]
 
 
 def _plain(prog: Program, t: ast.TypeRef | None) -> bool:

@@ -238,6 +238,17 @@ def _mul(a: int, b: int) -> int:
     raise LimitExceeded(f"{a} * {b} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
 
 
+def _no_score():
+    raise LimitExceeded("the prefer score of an option is 'none' (a first, top or last of nothing?): "
+                        "every option needs a number to be compared")
+
+
+def _scored(score):
+    if score is None:
+        _no_score()
+    return score
+
+
 def _overflow(value: int):
     raise LimitExceeded(f"{value} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
 
@@ -246,7 +257,7 @@ NAMESPACE = {
     "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
     "_plural": _plural, "_render": render, "_mul": _mul, "_at": _at, "_overflow": _overflow,
-    "_IMAX": INT_MAX, "_OutOfSteps": OutOfSteps, "_UNSET": _UNSET,
+    "_IMAX": INT_MAX, "_OutOfSteps": OutOfSteps, "_UNSET": _UNSET, "_no_score": _no_score, "_scored": _scored,
 }
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
 SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
@@ -435,9 +446,7 @@ class Game:
             return
         self.side[0] -= steps
         if self.side[0] < 0:
-            exc = OutOfSteps()
-            exc.side = True
-            raise exc
+            raise _side_out()  # made elsewhere: a local here would tie this frame to its traceback
 
     def value_of(self, function: str):
         """A function of the rules without parameters, worked out now (invariants, a scenario's
@@ -543,12 +552,13 @@ class Game:
     def draw(self, n: int, src: list, dst: list, sid: int):
         if self.memo:
             self.memo.clear()
+        if n < 0:  # it would give steps back: a loop of such draws would never end
+            raise self.error(sid, f"cannot draw {n} cards: a draw takes none or more")
         self.budget[0] -= n
+        if self.budget[0] < 0:
+            raise OutOfSteps
         if n > len(src):
             raise self.error(sid, f"cannot draw {n} card(s): the pile holds {len(src)}")
-        if n == 1:  # the common case, without a loop
-            dst.append(src.pop())
-            return
         for _ in range(n):
             dst.append(src.pop())
 
@@ -620,6 +630,12 @@ class Game:
         self.by_name[name] = p
         return p
 
+
+
+def _side_out() -> OutOfSteps:
+    exc = OutOfSteps()
+    exc.side = True  # the side budget ran out
+    return exc
 
 
 def _no_emit(event, args):

@@ -160,23 +160,27 @@ def test_a_budget_runs_out_at_the_same_line_with_or_without_kept_parts(tmp_path,
 
 
 def test_a_small_function_is_inlined_with_cheap_arguments_named_at_most_twice(tmp_path, monkeypatch):
-    # in an expression nothing can be worked out before (an event's values): only arguments cheap
-    # to repeat, named at most twice
-    body = """event told(a: int, b: int) "{a} {b}"
+    # in an expression nothing can be worked out before (an event's values): only arguments that
+    # cannot fail, cheap to repeat and named at most twice, whole numbers known in range (as the
+    # function's entry would check them)
+    body = """event told(a: int, b: int, c: int, d: int) "{a} {b} {c} {d}"
 function twice(x: int) -> int = x + x
 function thrice(x: int) -> int = x + x + x
 rule main() {
     for p in players {
-        emit told(twice(p.seat + 1), thrice(p.seat + 1) + twice(7 / (p.seat + 1)))
+        let s = p.seat
+        emit told(twice(-s), thrice(-s) + twice(7 / (s + 1)), twice(p.seat), twice(s + 1))
     }
     finish players
 }
 """
     _, _, _, source = both(tmp_path, body, monkeypatch)
     main = source[source.index("def r_main"):]
-    assert "((((l_p.seat + 1) + (l_p.seat + 1))), " in main  # a sum, repeated twice
-    assert "f_thrice((l_p.seat + 1))" in main  # named three times: called
-    assert "f_twice((7 // (l_p.seat + 1)))" in main  # a division may fail: called
+    assert "(((-l_s) + (-l_s))), " in main  # repeated twice
+    assert "f_thrice((-l_s))" in main  # named three times: called
+    assert "f_twice((7 // (l_s + 1)))" in main  # a division may fail: called
+    assert "f_twice(l_p.seat)" in main  # a field may fail (p may be none): called, it is worked out first
+    assert "f_twice((l_s + 1))" in main  # a sum may be out of range: called, its entry checks it
 
 
 def test_where_a_statement_works_a_call_out_its_arguments_go_into_locals_and_the_body_in_place(tmp_path,

@@ -1,0 +1,290 @@
+"""Edges of the compiler's faster code, each found by a hostile review and each a small game of its
+own: values that a kept part or an inlined call must not confuse, whole numbers that must be
+checked wherever they are stored, the order things are worked out in (so the same error is
+reported), decisions in generated code against the general path, and inputs that must end in a
+positioned error rather than hang or blow up."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import pytest
+from pitwall.interpreter import runtime
+from pitwall.interpreter.agents import FirstLegal, Heuristic
+from pitwall.interpreter.errors import BudgetError, PitwallError
+from pitwall.interpreter.load import build
+from pitwall.interpreter.runtime import Game
+
+HEAD = """game g "G" {
+    players P 2 to 2
+    play main
+}
+card C "{v}" { v: int }
+deck cards of C { (1) (2) (3) }
+participant P {
+    n: int = 0
+    hand: pile of C
+}
+event told(v: int) "{v}"
+event told_l(v: list of int) "{v}"
+global xs: list of int = [3, -1, 4, 1, -5, 9]
+global ys: list of int = [2, 7, 0]
+global big: int = 9223372036854775807
+global nobody: P
+"""
+BIG_PLUS = "beyond the range of whole numbers"
+
+
+def _play(tmp_path, body: str, agents=None, budget: int = 10**6, record: bool = False):
+    """(what the game told, or the error: message and line)"""
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    told = []
+    game = Game(build([path], []), ["A", "B"], agents or [FirstLegal(), FirstLegal()], 1, budget=budget,
+                record=record, listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None,
+                auto_agent=FirstLegal())
+    try:
+        game.run()
+    except PitwallError as e:
+        return "error", e.message, e.span.line if e.span else None
+    return "told", told
+
+
+def _line(body: str, text: str) -> int:
+    return (HEAD + body).splitlines().index(text) + 1
+
+
+def test_two_calls_of_one_small_function_keep_a_part_each(tmp_path):
+    body = """function h2(a: int) -> int = a * 2 + 1
+function rec(n: int) -> int = if n <= 0 then 0 else n + rec(n - 1)
+rule main() {
+    let k = players[1].n
+    emit told_l([h2(k + 1) + h2(k + 2) for v in [1]])
+    let got = [h2(k + 1) + h2(k + 2) for v in [1]]
+    emit told_l(got)
+    emit told_l([rec(rec(k + 2) % 5) for v in [1]])
+    let again = [rec(rec(k + 2) % 5) for v in [1]]
+    emit told_l(again)
+    finish players
+}
+"""
+    assert _play(tmp_path, body) == ("told", [(8,), (8,), (6,), (6,)])
+
+
+def test_a_function_inlined_in_another_sees_each_item(tmp_path):
+    body = """function g(b: int) -> int = (b + 1) * 2
+function f(a: int) -> int = g(a)
+rule main() {
+    let v = sum(f(x * 3) for x in xs)
+    emit told(v)
+    emit told(sum(f(x * 3) for x in xs))
+    finish players
+}
+"""
+    assert _play(tmp_path, body) == ("told", [78, 78])
+
+
+def test_a_heuristic_seat_picks_in_generated_code_as_the_general_path_does(tmp_path, monkeypatch):
+    body = """function cnt2(a: int, b: int) -> int = count(x for x in xs if x > a) + b
+rule main() {
+    let k = players[1].n
+    choose o from [1, 2, 3] by players[0]
+        prefer (if cnt2(k, option) - cnt2(k + 3, option) == 2 then option else 0 - option)
+    emit told(o)
+    finish players
+}
+"""
+    quick = _play(tmp_path, body, [Heuristic(1, 0), Heuristic(1, 1)])
+    monkeypatch.setattr(runtime, "QUICK_SEATS", False)
+    assert quick == _play(tmp_path, body, [Heuristic(1, 0), Heuristic(1, 1)]) == ("told", [3])
+
+
+@pytest.mark.parametrize("call", ["let v = f(xs[0] + big)", "emit told(f(xs[0] + big))",
+                                  "let v = g(big + 1)", "let v = g2(big + 1)"])
+def test_a_parameter_of_an_inlined_function_is_checked_as_its_entry_would(tmp_path, call):
+    body = f"""function f(a: int) -> int = a - a
+function g(a: int) -> int {{
+    if a > 0 {{
+        return half(a)
+    }}
+    return 0
+}}
+function g2(a: int) -> int = if a > 0 then a - a else 0
+function half(b: int) -> int {{
+    let y = b
+    return y / 2
+}}
+rule main() {{
+    {call}
+    finish players
+}}
+"""
+    got = _play(tmp_path, body)
+    assert got[0] == "error" and BIG_PLUS in got[1]
+
+
+def test_a_global_worked_out_by_a_function_is_checked(tmp_path):
+    body = """function f(a: int) -> int {
+    let y = a
+    return y / 2
+}
+global g: int = f(big + 1)
+rule main() {
+    emit told(g)
+    finish players
+}
+"""
+    got = _play(tmp_path, body)
+    assert got[0] == "error" and BIG_PLUS in got[1]
+
+
+def test_a_chosen_whole_number_is_checked_where_it_is_stored(tmp_path):
+    body = """global g: int = 0
+rule main() {
+    choose g from [big + 1, big + 3] by players[0]
+    emit told(g / 2)
+    finish players
+}
+"""
+    got = _play(tmp_path, body)
+    assert got[:2] == ("error", f"{2**63} is beyond the range of whole numbers (-{2**63 - 1} to {2**63 - 1})")
+    assert got[2] == _line(body, "    choose g from [big + 1, big + 3] by players[0]")
+
+
+@pytest.mark.parametrize(("statement", "message"), [
+    # a call works its argument out first, whether written in place or not
+    ("let v = pick2(true, nobody.n + 1)", "a value is 'none' here"),
+    ("emit told(pick2(true, nobody.n + 1))", "a value is 'none' here"),
+    ("let v = tenth(nobody.n + 1)", "a value is 'none' here"),
+    ("emit told(tenth(nobody.n + 1))", "a value is 'none' here"),
+    # Python works out a place before the value added to it
+    ("xs[nobody.n] += sum(10 / y for y in ys)", "a value is 'none' here"),
+    # a draw works out its count first
+    ("draw (10 / players[0].n) from nobody.hand to players[0].hand", "division by zero"),
+    # every item first, then the sum: the division fails before none is added
+    ("let v = sum((if x == 9 then 10 / (x - 9) else first(y for y in ys if y > x * 2)) for x in xs)",
+     "division by zero"),
+    ("emit told(sum((if x == 9 then 10 / (x - 9) else first(y for y in ys if y > x * 2)) for x in xs))",
+     "division by zero"),
+    ("let v = max((if x == 9 then 10 / (x - 9) else first(y for y in ys if y > x * 2)) for x in xs)",
+     "division by zero"),
+])
+def test_values_are_worked_out_in_the_order_of_the_expression(tmp_path, statement, message):
+    body = f"""function pick2(c: bool, a: int) -> int = if c then 0 else a
+function tenth(a: int) -> int = 10 / players[0].n + a
+rule main() {{
+    {statement}
+    finish players
+}}
+"""
+    got = _play(tmp_path, body)
+    assert got[0] == "error" and got[1].startswith(message), got
+
+
+def test_a_prefer_score_that_is_none_is_a_positioned_error_on_both_paths(tmp_path, monkeypatch):
+    body = """rule main() {
+    choose o from [1, 2, 3] by players[0] prefer first(x for x in [2] if x > option)
+    emit told(o)
+    finish players
+}
+"""
+    line = _line(body, "    choose o from [1, 2, 3] by players[0] prefer first(x for x in [2] if x > option)")
+    for quick, record in ((True, False), (False, False), (False, True)):
+        monkeypatch.setattr(runtime, "QUICK_SEATS", quick)
+        got = _play(tmp_path, body, [Heuristic(1, 0), Heuristic(1, 1)], record=record)
+        assert got[0] == "error" and got[1].startswith("the prefer score of an option is 'none'") and got[2] == line
+
+
+@pytest.mark.parametrize(("statement", "message"), [
+    # a negative count would give steps back: a loop of such draws never ended
+    ("draw -1000000000 from pile to players[0].hand", "cannot draw -1000000000 cards: a draw takes none or more"),
+    # a pile refilled from the pile it is drawn into: the count is paid before the first card
+    ("draw 1000000000000 from stock to spent", "the rules ran more than 100000000 steps in one game"),
+])
+def test_draws_that_would_never_end_end_in_a_positioned_error(tmp_path, statement, message):
+    body = f"""global pile: pile of C = cards
+global stock: pile of C = cards refill from spent
+global spent: pile of C
+rule main() {{
+    while true {{
+        {statement}
+    }}
+}}
+"""
+    start = time.monotonic()
+    assert _play(tmp_path, body, budget=10**8) == ("error", message, _line(body, "        " + statement))
+    assert time.monotonic() - start < 10
+
+
+def test_deeply_nested_clamps_compile(tmp_path):
+    e = "x"
+    for _ in range(50):
+        e = f"clamp({e}, 0, 5)"
+    body = f"""rule main() {{
+    let x = players[0].n + 1
+    let v = {e}
+    emit told(v)
+    finish players
+}}
+"""
+    assert _play(tmp_path, body) == ("told", [1])
+
+
+def test_a_long_elif_chain_of_comprehensions_keeps_the_fast_code(tmp_path):
+    chain = "    if any(x == 100 for x in xs) {\n        players[0].n = 0\n    }"
+    for i in range(1, 150):
+        chain += f" elif any(x == {100 + i} for x in xs) {{\n        players[0].n = {i}\n    }}"
+    chain += " else {\n        players[0].n = 7\n    }"
+    body = f"""function twice(a: int) -> int = a + a
+rule main() {{
+{chain}
+    players[1].n = twice(players[0].n)
+    emit told(players[1].n)
+    finish players
+}}
+"""
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    source = build([path], []).compiled.source
+    # an `else` for each branch would nest past Python's limit, and the plainer code it falls back
+    # to would call `twice` instead of writing it in place
+    assert "f_twice(" not in source[source.index("def r_main"):source.index("def _init")]
+    assert _play(tmp_path, body) == ("told", [14])
+
+
+def test_functions_calling_functions_twice_compile_in_linear_time(tmp_path):
+    fns = [f"function f{i}(a: int) -> int = f{i + 1}(a + 1) + f{i + 1}(a - 1)" for i in range(20)]
+    fns.append("function f20(a: int) -> int = a + 1")
+    stmts = "\n".join(f"    players[0].n = f0(players[0].n + {k}) / 1000000" for k in range(100))
+    body = "\n".join(fns) + f"\nrule main() {{\n{stmts}\n    finish players\n}}\n"
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    start = time.monotonic()
+    loaded = build([path], [])
+    assert time.monotonic() - start < 10 and len(loaded.compiled.source) < 2_000_000
+
+
+def test_a_side_budget_running_out_while_recording_leaves_no_cycle(tmp_path):
+    body = """rule main() {
+    repeat 20 {
+        choose o from [1, 2, 3] by players[0]
+    }
+    finish players
+}
+"""
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    loaded = build([path], [])
+    gc.collect()
+    gc.disable()
+    try:
+        game = Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, budget=2000, auto_agent=FirstLegal())
+        with pytest.raises(BudgetError):
+            game.run()
+        game.close()
+        del game
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left == 0

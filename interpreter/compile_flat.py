@@ -215,21 +215,39 @@ class FlatGen:
             self._after(how, c, acc, empty, span)
         return acc
 
-    def may_be_none(self, e) -> bool:
+    def may_be_none(self, e, params: bool = False) -> bool:
         """May the value be none where a whole number or text is expected? Not a stored whole
-        number (checked where stored), a field, a literal or what an operator makes; maybe a
-        first, top or last, a min or max by a key, a list's item, a function's result."""
-        if isinstance(e, (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.UnOp, ast.Field)):
+        number (checked where stored, a parameter where the function is entered or its call
+        written in place), a whole-number field, a literal, what an operator or a builtin of
+        several values makes, or a function giving none of the others; maybe a first, top or last,
+        a min or max of one collection, or by a key, a list's item, a rule's result. `params`:
+        e is a function's body, whose names are its parameters."""
+        if isinstance(e, (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.UnOp)):
             return False
+        if isinstance(e, ast.Field):
+            return self.type_of(e).kind != "int"
         if isinstance(e, ast.Var):
-            return self.type_of(e).kind != "int" or not self.known_in_range(e, self.unchecked)
+            if self.type_of(e).kind != "int":
+                return True
+            return not params and not self.known_in_range(e, self.unchecked) and e.name not in self.prog.globals
         if isinstance(e, ast.Cond):
-            return self.may_be_none(e.then) or self.may_be_none(e.orelse)
+            return self.may_be_none(e.then, params) or self.may_be_none(e.orelse, params)
         if isinstance(e, ast.Aggregate):
             return e.name == "first" or e.name in ("min", "max") and e.comp.key is not None
         if isinstance(e, ast.Call):
-            return e.name in self.prog.functions or e.name in self.prog.rules or e.name in ("first", "last", "top")
+            if e.name in self.prog.functions:
+                return self._gives_none(e.name)
+            return e.name in self.prog.rules or e.name in ("first", "last", "top") \
+                or e.name in ("min", "max") and len(e.args) == 1
         return True
+
+    def _gives_none(self, name: str) -> bool:
+        """may_be_none of what a function gives, worked out once (within itself: maybe)."""
+        if name not in self.none_results:
+            self.none_results[name] = True
+            body = self.body_expression(self.prog.functions[name])
+            self.none_results[name] = body is None or self.may_be_none(body, params=True)
+        return self.none_results[name]
 
     def _source(self, c: ast.Comprehension, span: Span) -> str:
         """The collection a loop runs over, in a local, paid for: its length times the nodes

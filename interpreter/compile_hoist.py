@@ -43,6 +43,11 @@ _COSTLESS = {"if", "else", "and", "or", "not", "is", "in", "len", "abs", "min", 
              "_last"}
 
 
+def _over_collection(e) -> bool:
+    """A builtin's pass over one collection (`min(TEMPO_SPEEDS)` for every card of a hand)."""
+    return isinstance(e, ast.Call) and e.name in ("min", "max", "sum", "any", "all", "sort") and len(e.args) == 1
+
+
 def _trivial(e) -> bool:
     """Cheaper to work out again than to keep: a field of a name, an operator on names and
     literals (`slower == 0`)."""
@@ -189,7 +194,7 @@ class HoistGen:
         if t is None or not (t.kind in _KEPT or t.kind == "tuple" and all(a.kind in _KEPT for a in t.arg)
                              or t.kind == "list" and t.arg.kind in _KEPT):
             return False
-        return _worth(self.prog, e) and not self._acts(e)
+        return (_worth(self.prog, e) or _over_collection(e)) and not self._acts(e)
 
     def _acts(self, node) -> bool:
         """Does the expression roll dice, make a participant or run a rule (a value per evaluation)?"""

@@ -83,6 +83,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
+        self.memo_switches: list[tuple[str, str, str]] = []  # (function, body's name, record): see bind
         self.passes = []  # the comprehensions around the expression being compiled (compile_hoist.py)
         self.hoisting = REMEMBER  # loop-invariant parts kept (compile_hoist.py): a fast path too
         self.pre: dict[int, str] = {}  # expressions already worked out into locals (compile_flat.py)
@@ -202,6 +203,12 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.line("    return")
         for name, source in zip(GAME_BOUND, GAME_SOURCES):
             self.line(f"{name} = _rt.{source}")
+        # A set serves game after game: each takes the memo tables as the games before left them
+        # (a table that did not pay for itself is skipped from then on).
+        if self.memo_switches:
+            self.line("nonlocal " + ", ".join(f"f_{name}" for name, _, _ in self.memo_switches))
+        for name, inner, stats in self.memo_switches:
+            self.line(f"f_{name} = _w_{name} if {stats}[2] else {inner}")
         self.indent -= 1
 
     def record_class(self, rec: ast.RecordDecl) -> None:

@@ -70,7 +70,9 @@ class MemoGen:
         self.line("if _budget[0] < 0: _over()", f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
+        self.line(f"_w_{f.name} = f_{f.name}", f.span)
         self.line(f"if not {stats}[2]: f_{f.name} = {inner}", f.span)
+        self.memo_switches.append((f.name, inner, stats))
 
     def memo_site(self, name) -> str:
         """A table's record at module level, shared by the games of a process: [misses, hits, on,

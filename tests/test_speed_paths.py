@@ -122,3 +122,33 @@ def test_a_closed_game_leaves_nothing_for_the_cycle_collector(game, players, set
         gc.enable()
     assert left == 0 and left_by_simulate == 0
     assert len(outcomes) == 2
+
+
+def test_a_set_taken_from_the_pool_skips_the_memo_tables_judged_not_worth_keeping(monkeypatch):
+    """A memo table that did not pay for itself in the games before is skipped by the next game,
+    even one whose set of functions was made while the table was on (sets serve game after game)."""
+    loaded = _loaded("why_first", (), True, monkeypatch)
+    ns, names = loaded.namespace, player_names(loaded, 4)
+    tables = [s[3:] for s in ns if s.startswith("_M_") and f"_pure_{s[3:]}" in loaded.compiled.source]
+    assert tables
+
+    def wired(game) -> dict:  # each remembered function as the rules' code calls it now
+        bind = game._code.bind
+        cells = dict(zip(bind.__code__.co_freevars, bind.__closure__))
+        return {t: cells[f"f_{t}"].cell_contents.__name__ for t in tables}
+
+    first, _ = new_game(loaded, names, ["heuristic"] * 4, 0, record=False)
+    made = first._code
+    assert set(wired(first).values()) == {*(f"f_{t}" for t in tables)}  # every table on at first
+    first.run()
+    first.close()
+    seed = 1
+    while all(ns[f"_M_{t}"][2] for t in tables):
+        assert seed < 300, "no table was ever judged not worth keeping"
+        game, _ = new_game(loaded, names, ["heuristic"] * 4, seed, record=False)
+        game.run()
+        game.close()
+        seed += 1
+    game, _ = new_game(loaded, names, ["heuristic"] * 4, seed, record=False)
+    assert game._code is made  # the pool's one set, made while every table was on
+    assert wired(game) == {t: f"f_{t}" if ns[f"_M_{t}"][2] else f"_pure_{t}" for t in tables}

@@ -92,6 +92,10 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.args: dict = {}  # the arguments of the calls being written in place (compile_inline.Arg)
         self.expanded_sizes: dict[str, int] = {}  # compile_inline.InlineGen.expanded
         self.known_functions: dict[str, bool] = {}  # compile_ranges.RangeGen._known_function
+        # compile_ranges.RangeGen.magnitude's bounds, each worked out once
+        self.function_bounds: dict[str, int | None] = {}
+        self.card_bounds: dict[tuple[str, str], int | None] = {}
+        self.const_bounds: dict[str, int | None] = {}
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
         self.calls_in_range()
 

@@ -29,6 +29,7 @@ import attrs
 
 from . import ast
 from .costs import size
+from .limits import INT_MAX
 
 # Nodes a function's body may hold, once the small functions it calls are written into it in
 # turn: a call of a bigger one is left a call. So functions calling functions twice (f0 calls f1
@@ -42,10 +43,11 @@ INLINE_NODES = 240
 class Arg:
     """An argument of a call written in place: the code its parameter stands for, what it reads
     (the locals around the call, for keeping parts: compile_hoist.py), whether a whole number it
-    holds is known to be in range (compile_ranges.py)."""
+    holds is known to be in range and a bound of its size if one is known (compile_ranges.py)."""
     code: str
     reads: frozenset
     known: bool
+    bound: int | None = None
 
 
 class InlineGen:
@@ -71,7 +73,10 @@ class InlineGen:
         out = {}
         for i, (p, a, code) in enumerate(zip(f.params, asts, codes)):
             reads = frozenset(self._reads(a, frozenset())) | {(p.name, code)}  # the code: one key per argument
-            out[p.name] = Arg(code, reads, i in known or self.known_in_range(a, self.unchecked))
+            bound = self.magnitude(a, self.unchecked) if p.type.name == "int" else None
+            if i in known:  # checked where the call works it out
+                bound = INT_MAX if bound is None else min(bound, INT_MAX)
+            out[p.name] = Arg(code, reads, i in known or self.known_in_range(a, self.unchecked), bound)
         return out
 
     def inlinable(self, name: str) -> tuple[ast.FunctionDecl, object] | None:

@@ -6,9 +6,11 @@ a literal in range, a constant, a global, a participant's or card's field (each 
 was stored), a `let` or parameter of the function (checked when bound), a `repeat` count (it
 cannot outrun the step budget), `len`, `count` and `index_of` (bounded by the longest list),
 a product (`*` checks its own result), and `-`, `abs`, `/`, `%`, `min`, `max`, `clamp` and
-conditions of such values. Sums and differences are checked, and so are loop variables, chosen
-values and list items (a list's items are not checked when it is made), and what a function
-returns unless its body is itself such a value.
+conditions of such values. Sums and differences are checked unless the sizes of their parts add
+up to no more than the range (literals, constants, and the fields of cards: cards are printed, so
+a field holds one of the numbers the decks' rows print there; see magnitude). Loop variables,
+chosen values and list items are checked (a list's items are not checked when it is made), and
+so is what a function returns unless its body is itself such a value.
 
 A parameter is checked where the function or rule is entered, unless every call of it in the
 program passes a value known in range there (calls_in_range, worked out before the code). A
@@ -64,6 +66,9 @@ class RangeGen:
         if isinstance(e, ast.Cond):
             return self.known_in_range(e.then, unknown, calls) and self.known_in_range(e.orelse, unknown, calls)
         if isinstance(e, ast.BinOp):
+            if e.op in ("+", "-"):  # a sum of small enough values: cards' printed numbers
+                bound = self.magnitude(e, unknown, calls)
+                return bound is not None and bound <= INT_MAX
             return e.op == "*" or e.op in ("/", "%") and self.known_in_range(e.left, unknown, calls) \
                 and self.known_in_range(e.right, unknown, calls)
         if isinstance(e, ast.Aggregate):
@@ -74,6 +79,53 @@ class RangeGen:
         if isinstance(e, ast.Call):
             return self._known_call(e, unknown, calls)
         return False
+
+    def magnitude(self, e, unknown, calls: tuple[str, ...] = ()) -> int | None:
+        """A bound of the whole number e's size (None: not known), for sums: a literal's, a
+        constant's, a card's field (cards are printed: the largest number its deck rows print
+        there), and sums, differences, negations and conditions of those, also as the body of a
+        function of one expression; INT_MAX for any other value known in range."""
+        if isinstance(e, ast.Var) and e.name in self.prog.consts:
+            return _bound(self.prog, e, {}, self.const_bounds)
+        arg = self.argument(e) if isinstance(e, ast.Var) else None
+        if arg is not None:  # an inlined function's parameter (not known within another's body)
+            return None if calls else arg.bound
+        if isinstance(e, ast.Field) and self.type_of(e.obj).kind == "card":
+            return self.card_bound(self.type_of(e.obj).name, e.name)
+        if isinstance(e, ast.UnOp) and e.op in ("-", "+"):
+            return self.magnitude(e.operand, unknown, calls)
+        if isinstance(e, (ast.BinOp, ast.Cond)) and (not isinstance(e, ast.BinOp) or e.op in ("+", "-")):
+            a, b = (e.left, e.right) if isinstance(e, ast.BinOp) else (e.then, e.orelse)
+            x, y = self.magnitude(a, unknown, calls), self.magnitude(b, unknown, calls)
+            if x is None or y is None:
+                return None
+            return x + y if isinstance(e, ast.BinOp) else max(x, y)
+        if isinstance(e, ast.Call) and e.name in self.prog.functions and e.name not in calls:
+            return self._function_bound(e.name, calls)
+        if isinstance(e, ast.Int):
+            return abs(e.value)
+        return INT_MAX if self.known_in_range(e, unknown, calls) else None
+
+    def _function_bound(self, name: str, calls: tuple[str, ...]) -> int | None:
+        """magnitude of what the function gives, whatever its arguments: worked out once."""
+        if name not in self.function_bounds:
+            self.function_bounds[name] = None  # within its own body: not known
+            body = self.body_expression(self.prog.functions[name]) if name not in self.modified else None
+            self.function_bounds[name] = None if body is None else self.magnitude(body, ALL, (*calls, name))
+        return self.function_bounds[name]
+
+    def card_bound(self, kind: str, field: str) -> int | None:
+        """The largest size of a number the decks of this kind of card print in the field (its
+        default where a row leaves it out); None where a row's value is not worked out from
+        literals and constants alone."""
+        key = (kind, field)
+        if key not in self.card_bounds:
+            rec = self.prog.cards[kind]
+            at = [f.name for f in rec.fields].index(field)
+            rows = [b for d in self.prog.decks.values() if d.card == kind
+                    for b in _row_bounds(self.prog, d.entries, {}, at, rec.fields[at].default, self.const_bounds)]
+            self.card_bounds[key] = None if None in rows else max(rows, default=0)
+        return self.card_bounds[key]
 
     def _known_call(self, e: ast.Call, unknown, calls) -> bool:
         n = e.name
@@ -136,6 +188,61 @@ class RangeGen:
         for f in attrs.fields(type(node)):
             if f.name != "span":
                 self._calls_of(getattr(node, f.name), unknown)
+
+
+def _row_bounds(prog, entries, env: dict, at: int, default, consts: dict):
+    """The size bound of field number `at` on each deck row (the rows of `for` blocks with the
+    bound of their variable's values)."""
+    for e in entries:
+        if isinstance(e, ast.DeckFor):
+            inner = dict(env)
+            inner[e.var] = _items_bound(prog, e.iter, env, consts)
+            yield from _row_bounds(prog, e.entries, inner, at, default, consts)
+        else:
+            value = e.args[at] if at < len(e.args) else default
+            yield None if value is None else _bound(prog, value, env, consts)
+
+
+def _items_bound(prog, e, env: dict, consts: dict) -> int | None:
+    """The bound of the items of a deck's `for` over a list literal, a constant list or a range."""
+    seen = set()
+    while isinstance(e, ast.Var) and e.name in prog.consts and e.name not in env and e.name not in seen:
+        seen.add(e.name)
+        e = prog.consts[e.name].value
+    if isinstance(e, ast.ListLit):
+        bounds = [_bound(prog, x, env, consts) for x in e.items]
+        return None if None in bounds else max(bounds, default=0)
+    if isinstance(e, ast.Call) and e.name == "range" and len(e.args) == 2:
+        lo, hi = (_bound(prog, a, env, consts) for a in e.args)
+        return None if lo is None or hi is None else max(lo, hi)
+    return None
+
+
+def _bound(prog, e, env: dict, consts: dict) -> int | None:
+    """A bound of the size of a whole number worked out from literals, constants and the
+    variables of `env` alone, before any game (a deck row, a constant); None if not known, or
+    not within the range (so bounds stay small numbers, however constants multiply)."""
+    if isinstance(e, ast.Int):
+        got = abs(e.value)
+    elif isinstance(e, ast.Var):
+        if e.name in env:
+            return env[e.name]
+        if e.name not in consts:
+            consts[e.name] = None  # a constant's own value: not known (the checker refuses a cycle)
+            c = prog.consts.get(e.name)
+            consts[e.name] = None if c is None else _bound(prog, c.value, {}, consts)
+        return consts[e.name]
+    elif isinstance(e, ast.UnOp) and e.op in ("-", "+"):
+        return _bound(prog, e.operand, env, consts)
+    elif isinstance(e, (ast.BinOp, ast.Cond)) and (not isinstance(e, ast.BinOp) or e.op in ("+", "-", "*")):
+        a, b = (e.left, e.right) if isinstance(e, ast.BinOp) else (e.then, e.orelse)
+        x, y = _bound(prog, a, env, consts), _bound(prog, b, env, consts)
+        if x is None or y is None:
+            return None
+        got = max(x, y) if isinstance(e, ast.Cond) else x * y if e.op == "*" else x + y
+    else:
+        return None
+    return got if got <= INT_MAX else None
 
 
 def _unknown_locals(body) -> frozenset[str]:

@@ -288,3 +288,69 @@ def test_a_side_budget_running_out_while_recording_leaves_no_cycle(tmp_path):
     finally:
         gc.enable()
     assert left == 0
+
+
+# Cards are printed: a sum of their numbers needs no range check when the decks print small ones
+# (compile_ranges.magnitude), and keeps it when they may add up past the range.
+CARDS = """game g "G" {{
+    players P 2 to 2
+    play main
+}}
+const HALF = 5000000000000000000
+const SMALL = 7
+const BIGS = [1, HALF]
+card C "{{v}}" {{
+    v: int = {default}
+    w: int = 0
+}}
+deck cards of C {{
+    {rows}
+}}
+participant P {{ n: int = 0 }}
+event told(v: int) "{{v}}"
+global stack: pile of C = cards
+function worth(c: C) -> int = c.v + c.w
+rule main() {{
+    emit told(worth(stack[0]))
+    emit told(stack[1].v)
+    emit told(stack[2].v)
+    let s = worth(stack[0]) + stack[1].v - stack[2].v
+    emit told(s)
+    finish players
+}}
+"""
+SUM_LINE = "    let s = worth(stack[0]) + stack[1].v - stack[2].v"
+
+
+@pytest.mark.parametrize(("rows", "default", "small"), [
+    ("(1) (2) (3)", "0", True),
+    ("(SMALL) (SMALL * 2) (0 - SMALL)", "0", True),
+    ("for x in [1, 2, 3] { (x * SMALL, x) }", "0", True),
+    ("for x in range(1, 3) { (x) }", "0", True),
+    ("3 * ()", "SMALL", True),
+    ("(HALF) (HALF) (1)", "0", False),
+    ("(0 - HALF) (1) (HALF)", "0", False),
+    ("for x in BIGS { (x) } (1)", "0", False),
+    ("3 * ()", "HALF", False),
+    ("(HALF / 2) (HALF / 2) (HALF / 2)", "0", False),  # a division: not worked out here, so checked
+])
+def test_a_sum_of_printed_card_numbers_is_checked_only_where_it_may_leave_the_range(tmp_path, rows, default,
+                                                                                      small):
+    text = CARDS.format(rows=rows, default=default)
+    (tmp_path / "g.pw").write_text(text)
+    loaded = build([tmp_path / "g.pw"], [])
+    assert ("_overflow(l_s)" not in loaded.compiled.source) == small
+    told = []
+    game = Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1,
+                listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None)
+    try:
+        game.run()
+    except PitwallError as e:
+        first, second, third = told
+        assert not -2**63 < first + second - third < 2**63
+        assert BIG_PLUS in e.message and e.span.line == text.splitlines().index(SUM_LINE) + 1
+    else:
+        first, second, third, total = told
+        assert total == first + second - third
+    if rows.startswith("(HALF) (HALF)") or rows.startswith("(0 - HALF)"):
+        assert len(told) == 3  # out of range: the error above

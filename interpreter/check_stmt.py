@@ -227,6 +227,9 @@ class StatementChecks:
                 self.declare(t.obj.name, T("map", arg=(key, opts)), _outside_sim(scope, ctx), t.span)
             elif m.kind != "map":
                 self.add(f"{t.obj.name!r} is {m}, not a map of choices", t.span)
+            elif not (fits(key, m.arg[0]) and fits(opts, m.arg[1])):  # a map holds one type of choice
+                self.add(f"{t.obj.name!r} is a {m}; it cannot take a choice among {opts} by {key}", t.span,
+                         "choose into a map of another name")
             self.typed(t.obj, T("map", arg=(key, opts)))
             self.typed(t, opts)
         else:

@@ -95,7 +95,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         # compile_ranges.RangeGen.magnitude's bounds, each worked out once
         self.function_bounds: dict[str, int | None] = {}
         self.card_bounds: dict[tuple[str, str], int | None] = {}
-        self.const_bounds: dict[str, int | None] = {}
+        self.const_bounds: dict[str, int | None] | None = None  # worked out at the first use
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
         self.calls_in_range()
 

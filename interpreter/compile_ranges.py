@@ -26,6 +26,7 @@ from . import ast
 from .limits import INT_MAX
 
 _BOUNDED_CALLS = ("len", "count", "index_of")
+BOUND_CALLS = 20  # functions looked into for a bound, one in the next
 _OF_ARGUMENTS = ("min", "max", "abs")
 ALL = None  # `unknown` where no local at all is known (a body that may be inlined)
 
@@ -86,7 +87,7 @@ class RangeGen:
         there), and sums, differences, negations and conditions of those, also as the body of a
         function of one expression; INT_MAX for any other value known in range."""
         if isinstance(e, ast.Var) and e.name in self.prog.consts:
-            return _bound(self.prog, e, {}, self.const_bounds)
+            return self.bounds_of_consts().get(e.name)
         arg = self.argument(e) if isinstance(e, ast.Var) else None
         if arg is not None:  # an inlined function's parameter (not known within another's body)
             return None if calls else arg.bound
@@ -106,8 +107,17 @@ class RangeGen:
             return abs(e.value)
         return INT_MAX if self.known_in_range(e, unknown, calls) else None
 
+    def bounds_of_consts(self) -> dict[str, int | None]:
+        if self.const_bounds is None:
+            self.const_bounds = const_bounds(self.prog)
+        return self.const_bounds
+
     def _function_bound(self, name: str, calls: tuple[str, ...]) -> int | None:
-        """magnitude of what the function gives, whatever its arguments: worked out once."""
+        """magnitude of what the function gives, whatever its arguments: worked out once. Not
+        known through more than BOUND_CALLS functions, so a long chain of them cannot go deeper
+        than Python's frames (the sums stay checked)."""
+        if len(calls) >= BOUND_CALLS:
+            return None
         if name not in self.function_bounds:
             self.function_bounds[name] = None  # within its own body: not known
             body = self.body_expression(self.prog.functions[name]) if name not in self.modified else None
@@ -123,7 +133,8 @@ class RangeGen:
             rec = self.prog.cards[kind]
             at = [f.name for f in rec.fields].index(field)
             rows = [b for d in self.prog.decks.values() if d.card == kind
-                    for b in _row_bounds(self.prog, d.entries, {}, at, rec.fields[at].default, self.const_bounds)]
+                    for b in _row_bounds(self.prog, d.entries, {}, at, rec.fields[at].default,
+                                         self.bounds_of_consts())]
             self.card_bounds[key] = None if None in rows else max(rows, default=0)
         return self.card_bounds[key]
 
@@ -218,20 +229,24 @@ def _items_bound(prog, e, env: dict, consts: dict) -> int | None:
     return None
 
 
+def const_bounds(prog) -> dict[str, int | None]:
+    """Each constant's bound, in the order they are declared (and worked out): a loop, not a
+    recursion, so a chain of thousands of constants is no deeper than one."""
+    out: dict[str, int | None] = {}
+    for name, c in prog.consts.items():
+        out[name] = _bound(prog, c.value, {}, out)
+    return out
+
+
 def _bound(prog, e, env: dict, consts: dict) -> int | None:
-    """A bound of the size of a whole number worked out from literals, constants and the
-    variables of `env` alone, before any game (a deck row, a constant); None if not known, or
-    not within the range (so bounds stay small numbers, however constants multiply)."""
+    """A bound of the size of a whole number worked out from literals, the bounds of constants
+    (`consts`, those worked out so far) and the variables of `env` alone, before any game (a deck
+    row, a constant); None if not known, or not within the range (so bounds stay small numbers,
+    however constants multiply)."""
     if isinstance(e, ast.Int):
         got = abs(e.value)
     elif isinstance(e, ast.Var):
-        if e.name in env:
-            return env[e.name]
-        if e.name not in consts:
-            consts[e.name] = None  # a constant's own value: not known (the checker refuses a cycle)
-            c = prog.consts.get(e.name)
-            consts[e.name] = None if c is None else _bound(prog, c.value, {}, consts)
-        return consts[e.name]
+        return env[e.name] if e.name in env else consts.get(e.name)
     elif isinstance(e, ast.UnOp) and e.op in ("-", "+"):
         return _bound(prog, e.operand, env, consts)
     elif isinstance(e, (ast.BinOp, ast.Cond)) and (not isinstance(e, ast.BinOp) or e.op in ("+", "-", "*")):

@@ -354,3 +354,30 @@ def test_a_sum_of_printed_card_numbers_is_checked_only_where_it_may_leave_the_ra
         assert total == first + second - third
     if rows.startswith("(HALF) (HALF)") or rows.startswith("(0 - HALF)"):
         assert len(told) == 3  # out of range: the error above
+
+
+def test_a_chain_of_thousands_of_constants_is_bounded_in_a_loop(tmp_path):
+    # each constant's bound is worked out in declaration order, not by following the chain back
+    chain = "const K0 = 1\n" + "".join(f"const K{i} = K{i - 1} + 1\n" for i in range(1, 3000))
+    text = f"""game g "G" {{
+    players P 2 to 2
+    play main
+}}
+{chain}card C "{{v}}" {{ v: int }}
+deck cards of C {{ (K2999) (1) }}
+participant P {{ n: int = 0 }}
+event told(v: int) "{{v}}"
+global stack: pile of C = cards
+rule main() {{
+    let s = stack[0].v + stack[1].v + K2999
+    emit told(s)
+    finish players
+}}
+"""
+    (tmp_path / "g.pw").write_text(text)
+    loaded = build([tmp_path / "g.pw"], [])
+    assert "_overflow(l_s)" not in loaded.compiled.source
+    told = []
+    Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1,
+         listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None).run()
+    assert told == [6001]

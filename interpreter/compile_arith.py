@@ -1,7 +1,7 @@
 """min, max, clamp and * written out as Python's own would work them (compile.Gen inherits this).
 
-`clamp(f.position + total, NEAR_END, FAR_END)` as `min(max(x, lo), hi)` is two calls of builtins
-that take any number of arguments, the slowest part of Why First?'s hottest rule. Written as
+`clamp(p.position + n, LOW, HIGH)` as `min(max(x, lo), hi)` is two calls of builtins that take
+any number of arguments, slow in a hot rule for what little they do. Written as
 conditional expressions they pick exactly what Python's min and max pick (the first of equal
 values: max(a, b) is b only if b > a), evaluate each argument once and in order, and fail alike.
 A value named twice that is not a plain name, field or literal is kept by an assignment

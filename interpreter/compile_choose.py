@@ -10,7 +10,7 @@ exactly as that path would have them decide:
   side budget as Game.spent_apart would (a budget running out there says so), the best score
   taken, a tie broken by the agent's own generator (agents.Heuristic.tie). The loop over the
   options is a pass like a comprehension's: a part of the score that does not depend on the option
-  (`speed(d)`, `value(d, speed(d))`) is worked out once for all of them (compile_hoist.py), and the
+  (`total(p)`, `worth(p, total(p))`) is worked out once for all of them (compile_hoist.py), and the
   score's comprehensions are loops (compile_flat.py).
 
 Such a seat's only option is taken as Game.choose takes it, without asking the agent. No option at

@@ -1,10 +1,10 @@
 """Comprehensions written as loops, where a statement works out its values (compile.Gen inherits this).
 
-In Python 3.11 a comprehension is a function of its own: `sum(c.value for c in f.front)` makes and
-calls one, and builds a list, for a pile of two cards; `drive_slots` makes four, one inside the
-other. Where a statement works out a value (a `let`, an assignment, a `return`, a condition, the
-options of a choice, a rule's arguments), the compiler writes such a value as lines before the
-statement instead, a plain loop into a local:
+In Python 3.11 a comprehension is a function of its own: `sum(c.value for c in p.hand)` makes and
+calls one, and builds a list, for a pile of two cards; a comprehension over a function that
+holds one makes two, one inside the other. Where a statement works out a value (a `let`, an
+assignment, a `return`, a condition, the options of a choice, a rule's arguments), the compiler
+writes such a value as lines before the statement instead, a plain loop into a local:
 
     _t1 = l_f.v_front                  # the collection, paid for as the comprehension paid
     _budget[0] -= len(_t1) * 4

@@ -1,14 +1,13 @@
 """Loop-invariant work out of comprehensions (compile.Gen inherits this).
 
-`next_car() = min(d for d in running() if not d.moved by (behind_leader(d), d.place))`, with
-`behind_leader(d)` asking `leader()`, works the leader out again for every car, though it is the
-same for all of them: no expression can change the game, so a part of a comprehension's element,
-condition or key that reads none of the names the comprehension binds has one value for the whole
-pass. Such a part is worked out the first time the pass reaches it, kept in a slot of its own,
-and reused after that.
+`min(p for p in players by gap(p, leader()))` works `leader()` out again for every participant,
+though it is the same for all of them: no expression can change the game, so a part of a
+comprehension's element, condition or key that reads none of the names the comprehension binds
+has one value for the whole pass. Such a part is worked out the first time the pass reaches it,
+kept in a slot of its own, and reused after that.
 
-The same goes for a part a statement's value names twice or more (`can_pay` asking
-`tyre_cost(p, cards)` on both sides of a test): its slot is made just before the statement.
+The same goes for a part a statement's value names twice or more (`cost(p, cards)` on both
+sides of a test): its slot is made just before the statement.
 
 The steps stay exactly what they were: the first evaluation spends what it spends, and every reuse
 charges the same number again (the work depends on the same state and names, so it costs the same),
@@ -44,7 +43,7 @@ _COSTLESS = {"if", "else", "and", "or", "not", "is", "in", "len", "abs", "min", 
 
 
 def _over_collection(e) -> bool:
-    """A builtin's pass over one collection (`min(TEMPO_SPEEDS)` for every card of a hand)."""
+    """A builtin's pass over one collection (`min(SPEEDS)` for every card of a hand)."""
     return isinstance(e, ast.Call) and e.name in ("min", "max", "sum", "any", "all", "sort") and len(e.args) == 1
 
 
@@ -84,8 +83,8 @@ class HoistGen:
     keeping_cheap = True  # off while a kept part's own code is written
 
     def cheap_kept(self, e) -> str | None:
-        """A part of a loop's item that does not depend on the loop (`speed(d)` in
-        `max(value(d, speed(d) - face(d, s).speed + c.speed) for c in d.hand)`), whose code costs no
+        """A part of a loop's item that does not depend on the loop (`total(p)` in
+        `max(worth(p, total(p) + c.value) for c in p.hand)`), whose code costs no
         steps (no call that works or charges), as a local worked out the first time the loop
         reaches it and read after that: its value cannot change within the loop, and no step is
         charged either way. Only where the loop is lines of code (a local may be bound in place)."""
@@ -231,8 +230,8 @@ class HoistGen:
                              for f in attrs.fields(type(node)) if f.name != "span"))
 
     def open_statement(self, e, span) -> Pass | None:
-        """A statement's value that names a part twice or more (`tyre_cost(p, cards)` in
-        `can_pay`): a slot for each such part, made afresh by lines just before the statement,
+        """A statement's value that names a part twice or more (`cost(p, cards)` on both
+        sides of a test): a slot for each such part, made afresh by lines just before the statement,
         so the part is worked out once per run of the statement."""
         if not self.hoisting or self.passes:
             return None

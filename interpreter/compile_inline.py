@@ -1,10 +1,10 @@
 """Small functions written in place of their calls (compile.Gen inherits this).
 
-Card games call `speed(p)` and friends in every loop; a call costs a Python call, a budget
-charge and the checks of its parameters. A small function whose body is one expression is written
-in place of the call instead, its parameters standing for the arguments. A function whose body is
-only `if`s that return, ending in a `return` (`value(d, s)` of Street Illegal's heuristic), is one
-expression too: its conditions nest as conditional expressions (body_expression). Never a
+Rules call small functions (`total(p)` and friends) in every loop; a call costs a Python call, a
+budget charge and the checks of its parameters. A small function whose body is one expression is
+written in place of the call instead, its parameters standing for the arguments. A function whose
+body is only `if`s that return, ending in a `return` (`if s > limit { return ... } return s`), is
+one expression too: its conditions nest as conditional expressions (body_expression). Never a
 function with modifiers, a recursive one, or one nested in too many others; and at most
 INLINE_NODES nodes written in place for one statement, so that functions calling functions twice
 cannot make code exponential in their number.

@@ -354,7 +354,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
             if p.name in seen:
                 self.add(f"parameter {p.name!r} is named twice", p.span)
             seen.add(p.name)
-        # the parameters, and the constants: "draws {START_HAND} cards" follows a replaced constant
+        # the parameters, and the constants: "draws {HAND} cards" follows a replaced constant
         values = dict(self.const_types)
         values.update((p.name, self.resolve_type(p.type)) for p in e.params)
         self.check_template(e.template, values, e.span)

@@ -17,6 +17,23 @@ def _span():
     return attrs.field(default=NOWHERE, eq=False, repr=False, kw_only=True)
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def children(node) -> list:
+    """What a walk of the tree visits under `node`: a list's or tuple's items, a node's fields but
+    its span; nothing under a name, number or text."""
+    if isinstance(node, (list, tuple)):
+        return list(node)
+    kind = type(node)
+    names = _CHILD_FIELDS.get(kind)
+    if names is None:
+        if not attrs.has(kind):
+            return []
+        names = _CHILD_FIELDS[kind] = tuple(f.name for f in attrs.fields(kind) if f.name != "span")
+    return [getattr(node, n) for n in names]
+
+
 # ---------------------------------------------------------------- types
 @node
 class TypeRef:

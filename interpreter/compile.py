@@ -673,6 +673,3 @@ def _end_of(xs: str, index: str, helper: str) -> str:
     if _PLACE.fullmatch(xs):
         return f"({xs}[{index}] if {xs} else None)"
     return f"{helper}({xs})"
-
-
-_PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|'[A-Za-z_0-9 ]*'|True|False|None")

@@ -29,8 +29,6 @@ function's body, an event's values) keep their comprehensions.
 
 from __future__ import annotations
 
-import attrs
-
 from . import ast
 from .compile_arith import PLAIN, plain
 from .costs import ITEM_COST, pair_measure, weight
@@ -79,7 +77,7 @@ class FlatGen:
         arguments are worked out first, in order, into locals the body reads (so any argument
         will do, not only one cheap to repeat)."""
         found = self.inlinable(e.name)
-        if found is None or not self._has_comp(found[1]) and all(_plain(a) for a in e.args):
+        if found is None or not self._has_comp(found[1]) and all(_name_or_literal(a) for a in e.args):
             return None
         f, body = found
         codes, checked = [], set()
@@ -102,18 +100,14 @@ class FlatGen:
         return known
 
     def _holds_comp(self, node) -> bool:
-        if isinstance(node, (list, tuple)):
-            return any(self._holds_comp(n) for n in node)
-        if node is None or not attrs.has(type(node)):
-            return False
         if isinstance(node, _COMPS):
             return True
         if isinstance(node, ast.Call) and node.name in self.prog.functions:
             f = self.prog.functions[node.name]
             if self.may_inline(f) and (self._has_comp(self.body_expression(f))
-                                       or not all(_plain(a) for a in node.args)):
+                                       or not all(_name_or_literal(a) for a in node.args)):
                 return True
-        return any(self._holds_comp(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+        return any(self._holds_comp(c) for c in ast.children(node))
 
     def _flat_parts(self, e, span: Span) -> str:
         """A node whose own code Gen.expr writes, its parts (up to the last with a comprehension)
@@ -319,7 +313,7 @@ _START = {"sum": "0", "count": "0", "any": "False", "all": "True", "first": "Non
 _EXTREMES = ("min", "max", "min_by", "max_by")
 
 
-def _plain(e) -> bool:
+def _name_or_literal(e) -> bool:
     """A name or a literal: it cannot fail, and is as cheap to name again as a local (a field may
     fail, on a participant that is none: a call works it out before its body, as a local)."""
     return isinstance(e, (ast.Var, ast.Int, ast.Str, ast.Bool, ast.NoneLit))

@@ -197,21 +197,13 @@ class HoistGen:
 
     def _acts(self, node) -> bool:
         """Does the expression roll dice, make a participant or run a rule (a value per evaluation)?"""
-        if isinstance(node, (list, tuple)):
-            return any(self._acts(n) for n in node)
-        if node is None or not attrs.has(type(node)):
-            return False
         if isinstance(node, ast.New) or isinstance(node, ast.Call) and (
                 node.name == "roll" or node.name in self.prog.rules):
             return True
-        return any(self._acts(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+        return any(self._acts(c) for c in ast.children(node))
 
     def _reads(self, node, bound: frozenset[str]) -> set[tuple[str, str]]:
         """The locals of its surroundings the expression reads: (name, the Python code it stands for)."""
-        if isinstance(node, (list, tuple)):
-            return set().union(*(self._reads(n, bound) for n in node)) if node else set()
-        if node is None or not attrs.has(type(node)):
-            return set()
         if isinstance(node, ast.Var):
             if node.name in bound or not self.is_local(node) or self.types.get(id(node)) is not None \
                     and self.types[id(node)].kind == "enumtype":
@@ -226,8 +218,7 @@ class HoistGen:
             return self._reads(node.iter, bound) | self._reads((node.elem, node.cond, node.key), inner)
         if isinstance(node, ast.Call):  # a function's body reads its parameters, bound to the arguments
             return self._reads(node.args, bound)
-        return set().union(*(self._reads(getattr(node, f.name), bound)
-                             for f in attrs.fields(type(node)) if f.name != "span"))
+        return set().union(*(self._reads(c, bound) for c in ast.children(node)))
 
     def open_statement(self, e, span) -> Pass | None:
         """A statement's value that names a part twice or more (`cost(p, cards)` on both
@@ -249,18 +240,11 @@ class HoistGen:
         return p
 
     def _count(self, node, seen: dict) -> None:
-        if isinstance(node, (list, tuple)):
-            for n in node:
-                self._count(n, seen)
-            return
-        if node is None or not attrs.has(type(node)):
-            return
         if isinstance(node, _CANDIDATES) and self._keepable(node):
             key = (node, frozenset(self._reads(node, frozenset())))
             seen[key] = seen.get(key, 0) + 1
-        for f in attrs.fields(type(node)):
-            if f.name != "span":
-                self._count(getattr(node, f.name), seen)
+        for c in ast.children(node):
+            self._count(c, seen)
 
     def open_pass(self, var: str, loop: bool = False) -> Pass:
         p = Pass(var, loop=loop)

@@ -28,6 +28,7 @@ import re
 import attrs
 
 from . import ast
+from .compile_hoist import _CALLED
 from .costs import size
 from .limits import INT_MAX
 
@@ -172,28 +173,17 @@ class InlineGen:
 
 def _calls(node):
     """The names of the functions and rules an expression calls, once for each call."""
-    if isinstance(node, (list, tuple)):
-        for n in node:
-            yield from _calls(n)
-        return
-    if not attrs.has(type(node)):
-        return
     if isinstance(node, ast.Call):
         yield node.name
-    for f in attrs.fields(type(node)):
-        if f.name != "span":
-            yield from _calls(getattr(node, f.name))
+    for c in ast.children(node):
+        yield from _calls(c)
 
 
 def _uses(node, name: str) -> int:
     """How often an expression names a parameter (an inlined body repeats its argument as often)."""
-    if isinstance(node, (list, tuple)):
-        return sum(_uses(n, name) for n in node)
-    if not attrs.has(type(node)):
-        return 0
     if isinstance(node, ast.Var):
         return node.name == name
-    return sum(_uses(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
+    return sum(_uses(c, name) for c in ast.children(node))
 
 
 def _cheap(code: str) -> bool:
@@ -209,7 +199,6 @@ def _cheap(code: str) -> bool:
 
 _CHEAP_WORDS = {"min", "max", "abs", "if", "else", "and", "or", "not", "is"}
 _SIMPLE = re.compile(r"[A-Za-z0-9_ .()<>=!+\-,:]*")
-_CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 # a field read that may fail: of anything but the state (`_S.g_NAME`, a global, never fails)
 _FIELD = re.compile(r"(?<!_S)\.[A-Za-z_]")
 # an argument that cannot fail: a local, constant or global, a literal

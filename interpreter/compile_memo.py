@@ -70,8 +70,8 @@ class MemoGen:
         self.line("if _budget[0] < 0: _over()", f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
+        # _bind points f_NAME at this or at the body, as the table's record says (compile.Gen.bind)
         self.line(f"_w_{f.name} = f_{f.name}", f.span)
-        self.line(f"if not {stats}[2]: f_{f.name} = {inner}", f.span)
         self.memo_switches.append((f.name, inner, stats))
 
     def memo_site(self, name) -> str:

@@ -20,8 +20,6 @@ parameters are not known.
 
 from __future__ import annotations
 
-import attrs
-
 from . import ast
 from .limits import INT_MAX
 
@@ -182,12 +180,6 @@ class RangeGen:
         self._calls_of([g.default for g in p.globals.values()], frozenset())  # worked out as a game starts
 
     def _calls_of(self, node, unknown) -> None:
-        if isinstance(node, (list, tuple)):
-            for n in node:
-                self._calls_of(n, unknown)
-            return
-        if node is None or not attrs.has(type(node)):
-            return
         if isinstance(node, ast.Call):
             decl = self.prog.functions.get(node.name) or self.prog.rules.get(node.name)
             if decl is not None:
@@ -196,9 +188,8 @@ class RangeGen:
                         self.checked_params.setdefault(node.name, set()).add(param.name)
         if isinstance(node, ast.Comprehension) and unknown is not ALL:
             unknown = unknown | {node.var}
-        for f in attrs.fields(type(node)):
-            if f.name != "span":
-                self._calls_of(getattr(node, f.name), unknown)
+        for c in ast.children(node):
+            self._calls_of(c, unknown)
 
 
 def _row_bounds(prog, entries, env: dict, at: int, default, consts: dict):

@@ -44,16 +44,12 @@ def pure_functions(prog: Program, types: dict[int, object]) -> set[str]:
 
 def _worth(prog: Program, node) -> bool:
     """Does the body do enough work (a pass over a list, a loop, such a call) to beat a memo look-up?"""
-    if isinstance(node, (list, tuple)):
-        return any(_worth(prog, n) for n in node)
-    if node is None or not attrs.has(type(node)):
-        return False
     if isinstance(node, (ast.Comprehension, ast.For, ast.While, ast.Repeat)):
         return True
     if isinstance(node, ast.Call) and (node.name in prog.rules or node.name in prog.functions
                                        and _worth_function(prog, node.name)):
         return True
-    return any(_worth(prog, getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+    return any(_worth(prog, c) for c in ast.children(node))
 
 
 _WORTH: dict[int, dict[str, bool]] = {}  # id(program) -> {function: worth}, while the program lives

@@ -165,8 +165,6 @@ def _sort_by(pairs, desc):
     return [v for _, v in pairs]
 
 
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n in (1, -1) else f"{n} {word}s"
 
@@ -629,7 +627,6 @@ class Game:
         p._h = self.auto_h
         self.by_name[name] = p
         return p
-
 
 
 def _side_out() -> OutOfSteps:

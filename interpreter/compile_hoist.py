@@ -49,7 +49,7 @@ def _over_collection(e) -> bool:
 
 def _trivial(e) -> bool:
     """Cheaper to work out again than to keep: a field of a name, an operator on names and
-    literals (`slower == 0`)."""
+    literals (`n == 0`)."""
     if isinstance(e, ast.Field):
         return isinstance(e.obj, ast.Var)
     return isinstance(e, (ast.BinOp, ast.UnOp)) and all(isinstance(n, _LEAVES) for n in _operands(e))

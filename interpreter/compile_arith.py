@@ -21,7 +21,7 @@ PLAIN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*|-?[0-9]+|
 
 def plain(code: str) -> str | None:
     """The code of a plain value (a name, a field, a literal), without the brackets an inlined
-    body puts around it (`(C_CHIP_MPH)`); None for anything else."""
+    body puts around it (`(C_RATE)`); None for anything else."""
     while len(code) > 2 and code[0] == "(" and code[-1] == ")" and PLAIN.fullmatch(code[1:-1].strip("()")):
         code = code[1:-1]
     return code if PLAIN.fullmatch(code) else None

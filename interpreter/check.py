@@ -44,6 +44,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
     def __init__(self, prog: Program):
         self.prog = prog
         self.err = ErrorCollector()
+        self.split_sources: dict[str, list[str]] = {}  # file -> its lines (check_templates.source_lines)
         self.types: dict[int, T] = {}
         self.nodes: dict[int, object] = {}
         self.mismatched: dict[str, object] = {}
@@ -68,7 +69,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
                          "a run overrides it with --set NAME=VALUE; use 'const' for a computed value")
             if c.bounds is not None:
                 self.check_bounds(c)
-            seen = seen | {c.name}
+            seen.add(c.name)  # in place: a new set per constant took quadratic time
         self.const_types = consts.vars
         self.check_replacements(consts)
         for r in p.requires:  # relations between constants and decks, fixed when the rules load
@@ -86,7 +87,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
             self.static = ("a global's starting value", seen, True)
             self.check_field(g, "global")
             self.check_later_globals(g, seen)
-            seen = seen | {g.name}
+            seen.add(g.name)
         self.static = None
         for e in p.events.values():
             self.check_event(e)
@@ -106,9 +107,9 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
         set up after it (globals start in order)."""
         if g.default is None:
             return
-        later = set(self.prog.globals) - seen - {g.name}
         direct = {n.name for n in walk(g.default) if isinstance(n, ast.Var)}  # told by the order check
-        for name in sorted((reads(self.prog, g.default) - direct) & later):
+        later = {n for n in reads(self.prog, g.default) - direct if n in self.prog.globals and n not in seen}
+        for name in sorted(later - {g.name}):
             self.add(f"the starting value of {g.name!r} reads {name!r} (through the functions it calls), "
                      f"which is set up after it", g.default.span, f"declare {name!r} before {g.name!r}")
 
@@ -143,7 +144,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
     def check_replacements(self, consts: Scope) -> None:
         """A replacement keeps the type of what it replaces: the base rules still use it so."""
         for name, old in self.prog.replaced.items():
-            new = self.prog.all_names().get(name)
+            new = self.prog.named(name)
             where = f"the base rules use it as declared at {old.span}"
             if isinstance(old, (ast.FunctionDecl, ast.RuleDecl, ast.EventDecl)) and type(new) is type(old):
                 if self.signature(old) != self.signature(new):
@@ -154,7 +155,7 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
     def declared(self, name: str):
         """A function, rule or event as its callers are checked against: as first declared, when
         a replacement changed its signature (that is told once, at the replacement)."""
-        return self.mismatched.get(name) or self.prog.all_names()[name]
+        return self.mismatched.get(name) or self.prog.named(name)
 
     def check_replaced_const(self, c: ast.ConstDecl, consts: Scope) -> None:
         """A replaced constant keeps its type, checked where it stands, before anything reads it:
@@ -197,10 +198,11 @@ class Checker(StatementChecks, ExpressionChecks, TemplateChecks):
 
     def check_enum(self, e: ast.EnumDecl) -> None:
         seen: dict[str, str] = {}
+        first: dict[str, int] = {}  # member -> where it is first listed (no scan per member)
         for i, member in enumerate(e.members):
             span = e.member_spans[i] if e.member_spans else e.span
-            text = e.text_of(member)
-            if member in e.members[:i]:
+            text = e.texts[first.setdefault(member, i)] if e.texts else member  # e.text_of(member)
+            if first[member] != i:
                 self.add(f"{e.name}.{member} is listed twice", span)
             elif text in seen:
                 self.add(f"{e.name}.{member} reads {text!r} like {e.name}.{seen[text]}", span,

@@ -37,12 +37,18 @@ class TemplateChecks:
 
     def text_span(self, span: Span, text: str) -> Span:
         """Where `text` first stands in the source within `span` (a template's hole in its event)."""
-        lines = self.prog.sources.get(span.file, "").splitlines()
+        lines = self.source_lines(span.file)
         for n in range(span.line, min(span.end_line, len(lines)) + 1):
             col = lines[n - 1].find(text, span.col - 1 if n == span.line else 0) if text else -1
             if col >= 0:
                 return Span(span.file, n, col + 1, n, col + 1 + len(text))
         return span
+
+    def source_lines(self, file: str) -> list[str]:
+        """A file's lines, split once (a file of thousands of templates would split it for each)."""
+        if file not in self.split_sources:
+            self.split_sources[file] = self.prog.sources.get(file, "").splitlines()
+        return self.split_sources[file]
 
     def template_value(self, t: T, hole: Hole, span: Span) -> bool:
         """A hole shows a number, or words for anything else; a sign or '=' needs a number."""

@@ -27,7 +27,7 @@ from .compile_ranges import RangeGen
 from .compile_stmt import StmtGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, weight
 from .errors import PitwallError, Span
-from .limits import INT_MAX
+from .limits import DEFS_MAX, INT_MAX, RULES_LINES_MAX
 from .link import Program
 from .purity import pure_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
@@ -71,6 +71,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.spans: list[Span] = []
         self.span_ids: dict[Span, int] = {}
         self.events = list(prog.events)
+        self.event_number = {name: i for i, name in enumerate(self.events)}
         self.locals: list[set[str]] = []
         self.tmp = 0
         self.subst: dict[str, str] | None = None  # parameter -> argument code, inside an inlined call
@@ -91,6 +92,11 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.as_expressions: dict[str, object] = {}  # functions of `if`s and `return`s as one expression
         self.args: dict = {}  # the arguments of the calls being written in place (compile_inline.Arg)
         self.expanded_sizes: dict[str, int] = {}  # compile_inline.InlineGen.expanded
+        self.defs = 0  # Python functions generated so far (limits.DEFS_MAX)
+        self.game_start: int | None = None  # the line of _new_game, once written (limits.RULES_LINES_MAX)
+        self.record_fields: dict[int, set[str]] = {}  # id of a record -> its fields' names (field_names)
+        self.last_span: Span | None = None  # of the last line that had one: where a def without one stands
+        self.recursive: set[str] | None = None  # functions that can call themselves (compile_inline)
         self.known_functions: dict[str, bool] = {}  # compile_ranges.RangeGen._known_function
         # compile_ranges.RangeGen.magnitude's bounds, each worked out once
         self.function_bounds: dict[str, int | None] = {}
@@ -111,9 +117,16 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         rec = decls.get(record)
         if kind == "participant" and name in BUILTIN_FIELDS:
             return name
-        if rec is None or not any(f.name == name for f in rec.fields) or not _IDENT.fullmatch(name):
+        if rec is None or name not in self.field_names(rec) or not _IDENT.fullmatch(name):
             raise PitwallError(f"internal error: field {name!r} of {record!r} reached the compiler unchecked")
         return FIELD_PREFIX + name
+
+    def field_names(self, rec: ast.RecordDecl) -> set[str]:
+        """A record's declared fields, as a set made once (a scan per field read was quadratic)."""
+        names = self.record_fields.get(id(rec))
+        if names is None:
+            names = self.record_fields[id(rec)] = {f.name for f in rec.fields}
+        return names
 
     def type_of(self, e) -> T:
         t = self.types.get(id(e))
@@ -123,6 +136,17 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
 
     # ------------------------------------------------------------ output
     def line(self, text: str, span: Span | None = None) -> None:
+        if text.startswith("def "):
+            self.defs += 1
+            if self.defs > DEFS_MAX:
+                raise PitwallError(f"the rules make more than {DEFS_MAX:,} Python functions", span or self.last_span,
+                                   "functions, rules, their extensions and each `prefer` count: rules of that size "
+                                   "are not supported (a limit of docs/language.md §14)")
+        if self.game_start is not None and len(self.lines) - self.game_start >= RULES_LINES_MAX:
+            raise PitwallError(f"the rules make more than {RULES_LINES_MAX:,} lines of Python", span or self.last_span,
+                               "rules of that size are not supported (a limit of docs/language.md §14)")
+        if span is not None:
+            self.last_span = span
         self.lines.append("    " * self.indent + text)
         self.linemap.append(span)
 
@@ -174,6 +198,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         # budget and helpers it keeps, then bound to each game in turn by _bind (the game's methods
         # and state), and unbound when the game closes. Making them anew took a fifth of a short game.
         self.line("def _new_game(_m):")
+        self.game_start = len(self.lines)
         self.indent += 1
         self.line(f"{', '.join(METERED)} = (_m[n] for n in {METERED!r})")
         self.line(" = ".join(GAME_BOUND) + " = None")

@@ -31,6 +31,7 @@ from . import ast
 from .compile_hoist import _CALLED
 from .costs import size
 from .limits import INT_MAX
+from .purity import _recursive
 
 # Nodes a function's body may hold, once the small functions it calls are written into it in
 # turn: a call of a bigger one is left a call. So functions calling functions twice (f0 calls f1
@@ -92,30 +93,36 @@ class InlineGen:
 
     def expanded(self, name: str) -> int:
         """The nodes of a function's body with every call it writes in place written in (a call
-        of the function itself, or of one too big, counts as a call)."""
-        return self._expanded(name, ())[0]
+        of a recursive function, or of one too big, counts as a call, and a recursive function
+        as too big: it is never written in place)."""
+        if name not in self.expanded_sizes:
+            self._expand(name)
+        return self.expanded_sizes[name]
 
-    def _expanded(self, name: str, within: tuple[str, ...]) -> tuple[int, bool]:
-        """expanded, and whether it met a call back into `within` (then it depends on where the
-        cycle was entered, and is not kept)."""
-        if name in self.expanded_sizes:
-            return self.expanded_sizes[name], False
-        if name in within:
-            return INLINE_NODES + 1, True
-        f = self.prog.functions[name]
-        body = self.body_expression(f) if name not in self.modified else None
-        if body is None or size(body) > 40:
-            self.expanded_sizes[name] = INLINE_NODES + 1
-            return INLINE_NODES + 1, False
-        total, cyclic = size(body), False
-        for callee in _calls(body):
-            if callee in self.prog.functions:
-                n, c = self._expanded(callee, within + (name,))
-                total += n if n <= INLINE_NODES else 0
-                cyclic = cyclic or c
-        if not cyclic:
-            self.expanded_sizes[name] = total
-        return total, cyclic
+    def _expand(self, root: str) -> None:
+        """expanded_sizes of root and every function it calls, callees first. A loop, not a
+        recursion, and each function worked out once: a hostile chain of thousands of calls, or
+        functions calling each other in a ring, takes linear time (a recursion through every path
+        of a ring took exponential time)."""
+        if self.recursive is None:
+            self.recursive = _recursive(self.prog)
+        sizes, todo = self.expanded_sizes, [(root, None)]
+        while todo:
+            name, known = todo.pop()  # known: (the body's own size, its calls), once its callees are worked out
+            if known is not None:
+                own, callees = known
+                sizes[name] = own + sum(n for c in callees if (n := sizes[c]) <= INLINE_NODES)
+                continue
+            if name in sizes:
+                continue
+            body = self.body_expression(self.prog.functions[name]) if name not in self.modified else None
+            own = size(body) if body is not None else 0
+            if body is None or name in self.recursive or own > 40:
+                sizes[name] = INLINE_NODES + 1
+                continue
+            callees = [c for c in _calls(body) if c in self.prog.functions]
+            todo.append((name, (own, callees)))
+            todo.extend((c, None) for c in callees if c not in sizes)
 
     def body_expression(self, f: ast.FunctionDecl):
         """The function's body as one expression, or None."""

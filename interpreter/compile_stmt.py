@@ -218,7 +218,7 @@ class StmtGen:
         # Nobody listens in a plain simulation: skip working out the event's values. When someone
         # does, that work has a budget of its own, so the game's is the same either way.
         # A game that only counts its events (simulate's Tallied) counts them here.
-        event = self.events.index(s.event)
+        event = self.event_number[s.event]
         self.line("if _telling:", s.span)
         self.line(f"    if _tally is None: _tell({event}, lambda: ({args}))", s.span)
         self.line(f"    else: _tally[{event}] += 1", s.span)

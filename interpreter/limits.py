@@ -33,6 +33,16 @@ STRING_MAX = 10_000  # characters of a string literal
 EXPR_DEPTH_MAX = 64  # expressions nested in expressions (operators, calls, brackets)
 BLOCK_DEPTH_MAX = 16  # blocks nested in blocks (if, for, while, repeat, simultaneous; deck for)
 TEMPLATE_WIDTH_MAX = 200  # the width of one field in a narration or prompt template
+# Functions and rules in one program, variants included (the largest shipped game has under 200),
+# and the Python functions the compiler makes of them (with their extensions, `prefer` scores
+# worked out apart and remembered functions' tables; the largest game makes under 300). Python
+# compiles the functions of one closure in time growing with the square of their number:
+# 2,500 take a few seconds at most, 20,000 take minutes.
+CALLABLES_MAX = 1_000
+DEFS_MAX = 2_500
+# Lines of generated code for the rules and functions (the largest shipped game makes under 5,000;
+# a `choose` makes about 20): Python compiles 100,000 in about three seconds.
+RULES_LINES_MAX = 100_000
 
 # ---------------------------------------------------------------- records and the command line
 SEED_MAX = 2**63 - 1  # seeds are 0..SEED_MAX

@@ -13,7 +13,7 @@ import attrs
 
 from . import ast
 from .errors import ErrorCollector, PitwallError, RulesWarning
-from .limits import INT_DIGITS_MAX
+from .limits import CALLABLES_MAX, INT_DIGITS_MAX
 
 KINDS = {
     ast.ConstDecl: "const", ast.FunctionDecl: "function", ast.RuleDecl: "rule", ast.EventDecl: "event",
@@ -45,6 +45,7 @@ class Program:
     # `invariant NAME = COND "message"`: NAME is also a function () -> bool the rules may call
     invariants: dict[str, ast.InvariantDecl] = attrs.Factory(dict)
     requires: list[ast.RequireDecl] = attrs.Factory(list)
+    too_many: bool = False  # past CALLABLES_MAX (told once)
 
     def table_for(self, item) -> dict | None:
         if isinstance(item, ast.RecordDecl):
@@ -54,12 +55,23 @@ class Program:
             ast.EventDecl: self.events, ast.DeckDecl: self.decks, ast.EnumDecl: self.enums,
         }.get(type(item))
 
+    def _name_tables(self) -> tuple[dict, ...]:
+        return (self.enums, self.cards, self.participants, self.globals, self.decks, self.consts,
+                self.functions, self.rules, self.events)
+
     def all_names(self) -> dict[str, object]:
         names: dict[str, object] = {}
-        for table in (self.enums, self.cards, self.participants, self.globals, self.decks, self.consts,
-                      self.functions, self.rules, self.events):
+        for table in self._name_tables():
             names.update(table)
         return names
+
+    def named(self, name: str):
+        """all_names().get(name) without building the whole table (asked per call site: a file of
+        thousands of functions would take quadratic time)."""
+        for table in reversed(self._name_tables()):
+            if name in table:
+                return table[name]
+        return None
 
 
 def link(base: list[ast.SourceFile], variants: list[ast.SourceFile], sources: dict[str, str]) -> Program:
@@ -122,7 +134,13 @@ def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
         _override(prog, item, errors)
         return
     name = item.name
-    existing = _lookup(prog, name)
+    if isinstance(item, (ast.FunctionDecl, ast.RuleDecl)) and len(prog.functions) + len(prog.rules) >= CALLABLES_MAX:
+        if len(prog.functions) + len(prog.rules) == CALLABLES_MAX and not prog.too_many:  # told at the first only
+            prog.too_many = True
+            errors.add(f"more than {CALLABLES_MAX:,} functions and rules", item.span,
+                       "rules of that size are not supported (a limit of docs/language.md §14)")
+        return
+    existing = prog.named(name)
     if existing is not None:
         hint = "write 'replace' before it to change the existing definition" if in_variant else None
         errors.add(f"{name!r} is already defined at {existing.span}", item.span, hint)
@@ -140,13 +158,6 @@ def _narrow_players(prog: Program, v: ast.VariantDecl, errors: ErrorCollector) -
                    f"{' with the variants before it' if len(prog.variants) > 1 else ''}", v.span)
         return
     prog.game = attrs.evolve(prog.game, min_players=lo, max_players=hi)
-
-
-def _lookup(prog: Program, name: str):
-    found = prog.all_names().get(name)
-    if isinstance(found, ast.FieldDecl):
-        return found
-    return found
 
 
 def _store(prog: Program, item) -> None:
@@ -179,7 +190,7 @@ def _as_given(v: ast.VariantDecl) -> str:
 def _override(prog: Program, ov: ast.Override, errors: ErrorCollector) -> None:
     item = ov.item
     name = item.name
-    existing = _lookup(prog, name)
+    existing = prog.named(name)
     if existing is None:
         import difflib
 

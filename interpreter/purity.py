@@ -31,14 +31,27 @@ def pure_functions(prog: Program, types: dict[int, object]) -> set[str]:
     candidates = {name for name, f in prog.functions.items()
                   if name not in modified and f.params and all(_plain(prog, p.type) for p in f.params)
                   and _plain(prog, f.ret)}
+    # A function is pure once its own body is and every function it calls is (recursion never is):
+    # each body read once, then the callers of each pure function counted down (reading every body
+    # again until nothing changed took time in the chain's length times the bodies' size).
+    everything = prog.functions.keys()
+    waits: dict[str, set[str]] = {}  # a candidate whose own body is pure -> the functions it calls
+    callers: dict[str, set[str]] = {}
+    for name in candidates:
+        body = prog.functions[name].body
+        if _pure_node(prog, types, body, everything):
+            waits[name] = _calls(body, set()) & everything
+            for callee in waits[name]:
+                callers.setdefault(callee, set()).add(name)
     pure: set[str] = set()
-    changed = True
-    while changed:  # a function is pure once every function it calls is (recursion never is)
-        changed = False
-        for name in sorted(candidates - pure):
-            if _pure_node(prog, types, prog.functions[name].body, pure):
-                pure.add(name)
-                changed = True
+    todo = [name for name, callees in waits.items() if not callees]
+    while todo:
+        name = todo.pop()
+        pure.add(name)
+        for caller in callers.get(name, ()):
+            waits[caller].discard(name)
+            if not waits[caller]:
+                todo.append(caller)
     return {name for name in pure if _worth(prog, prog.functions[name].body)}
 
 
@@ -56,16 +69,45 @@ _WORTH: dict[int, dict[str, bool]] = {}  # id(program) -> {function: worth}, whi
 
 
 def _worth_function(prog: Program, name: str) -> bool:
-    """_worth of a function's body, worked out once per program (a function calling another twice,
-    and so on, would take exponential time); within its own body (recursion), not."""
+    """_worth of a function's body, worked out for every function at once, the first time a program asks."""
     known = _WORTH.get(id(prog))
     if known is None:
-        known = _WORTH[id(prog)] = {}
+        known = _WORTH[id(prog)] = _worth_table(prog)
         weakref.finalize(prog, _WORTH.pop, id(prog), None)
-    if name not in known:
-        known[name] = False
-        known[name] = _worth(prog, prog.functions[name].body)
     return known[name]
+
+
+def _worth_table(prog: Program) -> dict[str, bool]:
+    """A function is worth remembering if its own body loops (or calls a rule), or it calls one
+    that is. Worked out over who calls whom, not by following calls: a chain of thousands of
+    functions would overflow Python's stack. Calling only itself makes none worth it."""
+    callers: dict[str, set[str]] = {name: set() for name in prog.functions}
+    working = set()
+    for name, f in prog.functions.items():
+        own, called = _own_work(prog, f.body)
+        if own:
+            working.add(name)
+        for callee in called:
+            callers[callee].add(name)
+    worth = _reach(callers, working)
+    return {name: name in worth for name in prog.functions}
+
+
+def _own_work(prog: Program, body) -> tuple[bool, set[str]]:
+    """Does this body loop (or call a rule) itself, and which functions does it call?"""
+    called: set[str] = set()
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Comprehension, ast.For, ast.While, ast.Repeat)):
+            return True, called
+        if isinstance(node, ast.Call):
+            if node.name in prog.rules:
+                return True, called
+            if node.name in prog.functions:
+                called.add(node.name)
+        stack.extend(ast.children(node))
+    return False, called
 
 
 def _plain(prog: Program, t: ast.TypeRef | None) -> bool:
@@ -76,7 +118,7 @@ def _plain(prog: Program, t: ast.TypeRef | None) -> bool:
     return t.name in SCALARS or t.name in prog.enums
 
 
-def _pure_node(prog: Program, types, node, pure: set[str]) -> bool:
+def _pure_node(prog: Program, types, node, pure) -> bool:
     if isinstance(node, (list, tuple)):
         return all(_pure_node(prog, types, n, pure) for n in node)
     if node is None or not attrs.has(type(node)):
@@ -188,26 +230,55 @@ def _calls(node, out: set[str]) -> set[str]:
 
 def _call_graph(prog: Program) -> dict[str, set[str]]:
     """Function -> the functions its body (and its modifiers) call."""
-    graph = {name: _calls(f.body, set()) & set(prog.functions) for name, f in prog.functions.items()}
+    functions = prog.functions.keys()
+    graph = {name: _calls(f.body, set()) & functions for name, f in prog.functions.items()}
     for m in prog.modifiers:
         if m.target in graph:
-            graph[m.target] |= _calls((m.when, m.value), set()) & set(prog.functions)
+            graph[m.target] |= _calls((m.when, m.value), set()) & functions
     return graph
 
 
 def _recursive(prog: Program) -> set[str]:
+    """Functions that can call themselves: on a cycle of the call graph (Tarjan's strongly
+    connected parts, without recursion, so a hostile chain of thousands of calls takes linear time)."""
     graph = _call_graph(prog)
-    found = set()
-    for start in graph:
-        seen, todo = set(), list(graph[start])
-        while todo:
-            n = todo.pop()
-            if n == start:
-                found.add(start)
-                break
-            if n not in seen:
-                seen.add(n)
-                todo.extend(graph[n])
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: set[str] = set()
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(graph[step])))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    n = stack.pop()
+                    on_stack.discard(n)
+                    part.append(n)
+                    if n == node:
+                        break
+                if len(part) > 1 or node in graph[node]:
+                    found.update(part)
     return found
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from operator import attrgetter
 
 from .blame import blame
 from .budget import _KEY, LimitExceeded, OutOfSteps, metered
@@ -43,14 +44,31 @@ GLOBAL_PREFIX = "g_"
 BUILTIN_FIELDS = ("name", "seat", "is_player")  # every participant's, stored under these names
 
 
-class _Card:
+def _rules_names(cls: type, names, prefix: str) -> dict[str, property]:
+    """Python code (tests, tools) reads a declared field or global by its name in the rules, as
+    obj.NAME: a read-only property for each name the class does not have already. Not __getattr__:
+    a class with one keeps CPython 3.11 from specializing any attribute read of its objects, and
+    generated code reads them on nearly every line (it names the prefixed attribute itself)."""
+    taken = {n for k in cls.__mro__ for n in vars(k)} | {prefix + n for n in names}  # g_x of a global x too
+    return {n: property(attrgetter(prefix + n)) for n in names if n not in taken}
+
+
+class _Declared:
+    """A card or participant kind of the rules: its fields read by their rules names too."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, prop in _rules_names(cls, cls._fields, FIELD_PREFIX).items():
+            setattr(cls, name, prop)
+
+
+class _Card(_Declared):
     __slots__ = ()
     _kind = ""
     _show: tuple | None = None  # parsed display template
-    _fields: tuple[str, ...] = ()
-
-    def __getattr__(self, name: str):
-        return _python_read(self, name)
 
     def __str__(self) -> str:
         if self._show:
@@ -60,12 +78,11 @@ class _Card:
     __repr__ = __str__
 
 
-class _Participant:
+class _Participant(_Declared):
     # _q, _h: the random seat's generator, the heuristic seat's agent, where generated code picks
     # for the seat (compile_choose.py), else None
     __slots__ = ("name", "seat", "is_player", "_q", "_h")
     _kind = ""
-    _fields: tuple[str, ...] = ()
     _secret: tuple[str, ...] = ()
     _hidden: tuple[str, ...] = ()
 
@@ -75,21 +92,10 @@ class _Participant:
         self.is_player = is_player
         self._q = self._h = None
 
-    def __getattr__(self, name: str):
-        return _python_read(self, name)
-
     def __str__(self) -> str:
         return self.name
 
     __repr__ = __str__
-
-
-def _python_read(obj, name: str):
-    """Python code (tests, tools) may read a declared field by its rules name, as obj.name;
-    generated code never does: it names the prefixed attribute itself."""
-    if name in type(obj)._fields:
-        return getattr(obj, FIELD_PREFIX + name)
-    raise AttributeError(name)
 
 
 def outside(fn, *args):
@@ -265,18 +271,21 @@ SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else
 
 class State:
     """The game's globals; generated code reads and writes them as attributes named GLOBAL_PREFIX +
-    the rules' name. Python code (tests, tools) may read them by the rules' name."""
+    the rules' name. Python code (tests, tools) may read them by the rules' name (state_class)."""
 
     def __init__(self, players):
         self.players = players
 
-    def __getattr__(self, name: str):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self.__dict__[GLOBAL_PREFIX + name]
-        except KeyError:
-            raise AttributeError(name) from None
+
+def state_class(loaded) -> type:
+    """A State whose globals read by their rules names too: one class per loaded program, kept in
+    its namespace beside the kinds of its cards (a process-wide cache would drop classes, which
+    are cyclic garbage, at any later game)."""
+    made = loaded.namespace.get("_State")
+    if made is None:
+        names = [n for n in loaded.program.globals if n != "players"]
+        made = loaded.namespace["_State"] = type("State", (State,), _rules_names(State, names, GLOBAL_PREFIX))
+    return made
 
 
 class Game:
@@ -310,7 +319,7 @@ class Game:
         kind = ns["K_" + loaded.program.game.player_kind]
         self.participants = [kind(name, seat, True) for seat, name in enumerate(players)]
         self.by_name = {p.name: p for p in self.participants}
-        self.state = State(list(self.participants))
+        self.state = state_class(loaded)(list(self.participants))
         # Values of functions remembered for the state as it is (compile_memo.py): generated code
         # empties it on every change it makes, and so does each change made here
         self.memo: dict = {}
@@ -408,7 +417,10 @@ class Game:
     def _failure(self, exc: Exception) -> PitwallError:
         tb = exc.__traceback__
         if isinstance(exc, RecursionError):
-            return self.error_from_traceback(tb, "rules call each other without end", BudgetError)
+            return self.error_from_traceback(tb, "rules call each other without end", BudgetError,
+                                             "calls nest about a thousand deep at most: a rule or function that "
+                                             "calls itself without end, or a chain of calls that long (a loop can "
+                                             "do such work)")
         if isinstance(exc, OutOfSteps) and getattr(exc, "side", False):
             return self.error_from_traceback(tb, f"the work for agents, views and narration ran more than "
                                              f"{self.budget_total} steps in one game", BudgetError,

@@ -544,3 +544,111 @@ def test_the_canary_is_seen_by_the_cases():
     env = {**os.environ, "PITWALL_SECRET_CANARY": CANARY}
     assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.strip() \
         == CANARY
+
+
+def _game_of(folder: Path, body: str) -> Path:
+    folder.mkdir()
+    (folder / "rules.pw").write_text('game big "Big" { players P 2 to 2 play main }\nparticipant P { n: int = 0 }\n'
+                                     + body, encoding="utf-8")
+    return folder
+
+
+def test_rules_past_callables_max_are_refused_at_the_first_too_many(tmp_path):
+    """Python compiles the functions of one closure in time growing with the square of their
+    number: past the limit a file is refused at the declaration that passes it, once."""
+    from pitwall.interpreter.limits import CALLABLES_MAX
+
+    folder = _game_of(tmp_path / "many", "rule main() { finish players }\n" + "".join(
+        f"function f{i}(a: int) -> int = a + {i}\n" for i in range(CALLABLES_MAX + 50)))
+    args = ["check", folder / "rules.pw"]
+    [r] = run_cli([(args, "")], tmp_path)
+    text = assert_clean(r, args, exits=(2,))
+    assert f"more than {CALLABLES_MAX:,} functions and rules" in text, show(r, args)
+    # main is line 3, f0 line 4: the one past the limit, f{CALLABLES_MAX - 1}, stands on line CALLABLES_MAX + 3
+    assert positions(r["stderr"], "rules.pw") == [(CALLABLES_MAX + 3, 1)], show(r, args)
+
+
+def test_a_variant_replacing_a_function_of_rules_at_the_limit_is_not_refused(tmp_path):
+    """`replace` adds nothing: rules with exactly CALLABLES_MAX functions and rules take it."""
+    from pitwall.interpreter.limits import CALLABLES_MAX
+
+    folder = _game_of(tmp_path / "full", "rule main() {\n    players[0].n = f0(1)\n    finish players\n}\n" + "".join(
+        f"function f{i}(a: int) -> int = a + {i}\n" for i in range(CALLABLES_MAX - 1)))
+    (folder / "variants").mkdir()
+    variant = 'variant other "Other"\nreplace function f0(a: int) -> int = a + 41\n'
+    (folder / "variants" / "other.pw").write_text(variant, encoding="utf-8")
+    args = ["play", folder, "-v", "other", "--seed", "1"]
+    [r] = run_cli([(args, "")], tmp_path)
+    assert "Winners: Player 1" in assert_clean(r, args, exits=(0,)), show(r, args)
+
+
+@pytest.mark.parametrize("order", ["callee first", "caller first"])
+def test_a_chain_of_calls_as_long_as_the_limit_allows_compiles_and_plays(tmp_path, order):
+    """Each function calls the next: the compiler's analyses follow such chains without recursion
+    and in linear time, declared in either order (they once overflowed Python's stack past about
+    500, and passes over the functions repeated once per link)."""
+    from pitwall.interpreter.limits import CALLABLES_MAX
+
+    n = CALLABLES_MAX - 1  # f0 calls f1 ... calls f{n-1}, which adds 1 to its argument; each adds 1
+    links = [f"function f{i}(a: int) -> int = f{i + 1}(a) + 1\n" for i in range(n - 1)]
+    links.append(f"function f{n - 1}(a: int) -> int = a + 1\n")
+    chain = "".join(links if order == "caller first" else reversed(links))
+    folder = _game_of(tmp_path / "chain", chain + "rule main() {\n    players[0].n = f0(0)\n"
+                      f"    finish [p for p in players if p.n == {n}]\n}}\n")
+    commands = [(["check", folder / "rules.pw"], ""), (["play", folder, "--seed", "1"], "")]
+    checked, played = run_cli(commands, tmp_path)
+    assert "ok" in assert_clean(checked, commands[0][0], exits=(0,))
+    assert "Winners: Player 1" in assert_clean(played, commands[1][0], exits=(0,))
+
+
+def test_functions_calling_each_other_in_a_ring_compile_at_once(tmp_path):
+    """Each of forty functions calls the next two, in a ring: working out which calls to write in
+    place followed every path round the ring (exponential: ten functions took a minute). The
+    case's alarm ends a hang."""
+    n = 40
+    ring = "".join(f"function f{i}(a: int) -> int = if a <= 0 then 1 "
+                   f"else f{(i + 1) % n}(a - 1) + f{(i + 2) % n}(a - 2)\n" for i in range(n))
+    folder = _game_of(tmp_path / "ring", ring + "rule main() {\n    players[0].n = f0(10)\n"
+                      "    finish [p for p in players if p.n == 144]\n}\n")  # Fibonacci: f(a) = f(a-1) + f(a-2)
+    args = ["play", folder, "--seed", "1"]
+    [r] = run_cli([(args, "")], tmp_path)
+    assert "Winners: Player 1" in assert_clean(r, args, exits=(0,)), show(r, args)
+
+
+def test_calls_nested_past_python_s_depth_end_at_a_rule_with_a_hint(tmp_path):
+    """A chain of rules about a thousand deep is refused where Python's stack ends, not with a traceback."""
+    from pitwall.interpreter.limits import CALLABLES_MAX
+
+    n = CALLABLES_MAX - 3  # main and r0..r{n}: the most rules allowed
+    rules = "".join(f"rule r{i}() {{\n    players[0].n += 1\n    r{i + 1}()\n}}\n" for i in range(n))
+    last = f"rule r{n}() {{\n    finish players\n}}\n"
+    folder = _game_of(tmp_path / "deep", "rule main() {\n    r0()\n}\n" + rules + last)
+    args = ["play", folder, "--seed", "1"]
+    [r] = run_cli([(args, "")], tmp_path)
+    text = assert_clean(r, args, exits=(2,))
+    assert "rules call each other without end" in text and "a chain of calls that long" in text, show(r, args)
+    [(line, col)] = positions(r["stderr"], "rules.pw")
+    assert (line - 6) % 4 == 0 and col == 1, show(r, args)  # the start of one of the rules r0..r{n}
+
+
+# Each `prefer` worked out apart is a Python function in its rule, and a `choose` makes about twenty
+# lines of Python: past DEFS_MAX functions or RULES_LINES_MAX lines (Python took over half a minute
+# for a rule of 2 MB) the rules are refused at the statement that passes the limit.
+@pytest.mark.parametrize("limit, prefer, count, message", [
+    ("DEFS_MAX", " prefer option", lambda limit: limit + 10, "Python functions"),
+    ("RULES_LINES_MAX", "", lambda limit: limit // 10, "lines of Python"),
+])
+def test_rules_making_too_much_python_are_refused_where_they_pass_the_limit(tmp_path, limit, prefer, count, message):
+    from pitwall.interpreter import limits
+
+    value = getattr(limits, limit)
+    n = count(value)
+    chooses = "".join(f"    choose x{i} from [1, 2] by players[0]{prefer}\n    players[0].n += x{i}\n"
+                      for i in range(n))
+    folder = _game_of(tmp_path / "long", "rule main() {\n" + chooses + "    finish players\n}\n")
+    args = ["check", folder / "rules.pw"]
+    [r] = run_cli([(args, "")], tmp_path)
+    text = assert_clean(r, args, exits=(2,))
+    assert f"more than {value:,} {message}" in text, show(r, args)
+    [(line, col)] = positions(r["stderr"], "rules.pw")
+    assert col == 5 and (line - 4) % 2 == 0 and line < 4 + 2 * n, show(r, args)  # a choose line

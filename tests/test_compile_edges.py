@@ -6,10 +6,10 @@ positioned error rather than hang or blow up."""
 
 from __future__ import annotations
 
-import gc
 import time
 
 import pytest
+from leaks import garbage_of_ours
 from pitwall.interpreter import runtime
 from pitwall.interpreter.agents import FirstLegal, Heuristic
 from pitwall.interpreter.errors import BudgetError, PitwallError
@@ -276,18 +276,14 @@ def test_a_side_budget_running_out_while_recording_leaves_no_cycle(tmp_path):
     path = tmp_path / "g.pw"
     path.write_text(HEAD + body)
     loaded = build([path], [])
-    gc.collect()
-    gc.disable()
-    try:
+
+    def play():
         game = Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, budget=2000, auto_agent=FirstLegal())
         with pytest.raises(BudgetError):
             game.run()
         game.close()
-        del game
-        left = gc.collect()
-    finally:
-        gc.enable()
-    assert left == 0
+
+    assert garbage_of_ours(play) == []
 
 
 # Cards are printed: a sum of their numbers needs no range check when the decks print small ones

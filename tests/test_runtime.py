@@ -6,7 +6,7 @@ import pytest
 from pitwall.interpreter.agents import FirstLegal, Heuristic, Scripted
 from pitwall.interpreter.errors import BudgetError, CheckErrors, RecordError, RuleRuntimeError
 from pitwall.interpreter.load import build
-from pitwall.interpreter.runtime import Game
+from pitwall.interpreter.runtime import Game, field_of
 
 HEAD = """
 game g "G" { players P 1 to 3  play main }
@@ -353,3 +353,36 @@ def test_a_failing_prefer_score_is_the_rules_failure_and_a_failing_listener_is_n
     listened = Game(build([path], []), ["A"], [FirstLegal()], 1, auto_agent=FirstLegal(), listener=deaf)
     with pytest.raises(AssertionError, match="the listener's own check"):
         listened.run()
+
+
+def test_python_reads_fields_and_globals_by_their_rules_names_whatever_the_names(tmp_path):
+    """Python code reads `p.points` and `state.x` through properties added per declared name (not a
+    __getattr__, which would keep CPython from specializing the generated code's reads). A name
+    equal to another's prefixed attribute (a global g_x beside x, a field v_v beside v) or to a
+    name of Python's classes (mro) must neither break a game nor read the wrong value."""
+    rules = """game g "G" { players P 1 to 1  play main }
+card K "{v}" { v: int  v_v: int  mro: int }
+participant P { n: int = 0  mro: int = 5  v_n: int = 6 }
+deck ks of K { (1, 2, 3) }
+global x: int = 1
+global g_x: int = 2
+global mro: int = 4
+rule main() {
+    x = x + 10
+    g_x = g_x + 20
+    players[0].n = x + g_x + mro
+    finish players
+}
+"""
+    path = tmp_path / "g.pw"
+    path.write_text(rules)
+    loaded = build([path], [])
+    game = Game(loaded, ["A"], [FirstLegal()], 1, auto_agent=FirstLegal())
+    assert [w.name for w in game.run()] == ["A"]
+    state, p = game.state, game.participants[0]
+    # g_x is the stored attribute of global x: Python reads global g_x by its stored name only
+    assert (state.x, state.mro, state.g_x, vars(state)["g_g_x"]) == (11, 4, 11, 22)
+    # likewise v_n is the slot of field n and v_v that of v: fields v_n and v_v read by field_of
+    assert (p.n, p.mro, p.v_n, field_of(p, "v_n")) == (37, 5, 37, 6)
+    card = loaded.namespace["D_ks"][0]
+    assert (card.v, card.mro, card.v_v, field_of(card, "v_v")) == (1, 3, 1, 2)

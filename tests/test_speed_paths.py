@@ -12,6 +12,7 @@ agents, so every kind of decision meets both kinds of code.
 from __future__ import annotations
 
 import pytest
+from leaks import garbage_of_ours
 from pitwall.interpreter import compile as compile_module
 from pitwall.interpreter import runtime
 from pitwall.interpreter.engine import new_game, player_names
@@ -98,29 +99,25 @@ def test_simulate_counts_decisions_events_and_lead_changes_alike_on_both_paths(g
 @pytest.mark.parametrize(("game", "players", "settings", "seeds"), GAMES, ids=[g[0] for g in GAMES])
 def test_a_closed_game_leaves_nothing_for_the_cycle_collector(game, players, settings, seeds):
     # simulate closes each game after its outcome: its objects are freed at once, as it ends
-    import gc
-
     from pitwall.interpreter.simulate import play_many
 
     g = find_game(game)
     loaded = build(g.base_files(), [], g, settings=settings)
     names = player_names(loaded, players)
     play_many(game, (), names, ["heuristic"] * players, range(1), settings=settings)  # loaded, compiled
-    gc.collect()
-    gc.disable()
-    try:
-        agents = ["random" if seat % 2 else "heuristic" for seat in range(players)]
+    agents = ["random" if seat % 2 else "heuristic" for seat in range(players)]
+    outcomes = []
+
+    def play():
         for seed in range(3):
             played, _ = new_game(loaded, names, agents, seed, record=False)
             played.run()
             played.close()
-            del played
-        left = gc.collect()
-        outcomes = play_many(game, (), names, ["heuristic"] * players, range(2), settings=settings)
-        left_by_simulate = gc.collect()
-    finally:
-        gc.enable()
-    assert left == 0 and left_by_simulate == 0
+
+    def simulate():
+        outcomes.extend(play_many(game, (), names, ["heuristic"] * players, range(2), settings=settings))
+
+    assert garbage_of_ours(play) == [] and garbage_of_ours(simulate) == []
     assert len(outcomes) == 2
 
 

@@ -16,7 +16,7 @@ import re
 import attrs
 
 from . import ast
-from .compile_arith import ArithGen
+from .compile_arith import QUICK, ArithGen
 from .compile_cache import cached
 from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
@@ -27,7 +27,7 @@ from .compile_ranges import RangeGen
 from .compile_stmt import StmtGen
 from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, weight
 from .errors import PitwallError, Span
-from .limits import DEFS_MAX, INT_MAX, RULES_LINES_MAX
+from .limits import DEFS_MAX, RULES_LINES_MAX
 from .link import Program
 from .purity import pure_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
@@ -169,8 +169,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
     def check_int(self, place: str, t: T, span: Span) -> None:
         """A whole number stored in a variable, field or parameter stays within the range."""
         if t.kind == "int":
-            # the bounds as literals: a constant is cheaper to load than a name, and this runs at every store
-            self.line(f"if not {-INT_MAX!r} <= {place} <= {INT_MAX!r}: _overflow({place})", span)
+            # the bounds as literals: a constant is cheaper to load than a name, and this runs at every
+            # store; _overflow tells a number beyond QUICK but in range from one beyond the range
+            self.line(f"if {place} > {QUICK!r} or {place} < {-QUICK!r}: _overflow({place})", span)
 
     # ------------------------------------------------------------ module
     def module(self) -> None:

@@ -134,8 +134,19 @@ class StmtGen:
 
     def stmt_Repeat(self, s: ast.Repeat):
         var = f"l_{s.var}" if s.var else "_"
-        self.line(f"for {var} in range(1, {self.flat(s.count, s.span)} + 1):", s.span)
-        self.loop_body(s.body, s.span)
+        if _leaves(s.body):  # `repeat N { ... return }` may be a search, `repeat N { turn() }` may
+            # end with the game: each pass paid as it comes
+            self.line(f"for {var} in range(1, {self.flat(s.count, s.span)} + 1):", s.span)
+            self.loop_body(s.body, s.span)
+            return
+        # every pass runs: paid on entry, as `for` is (a runaway count stops before its first pass)
+        n = self.fresh()
+        self.line(f"{n} = {self.flat(s.count, s.span)}", s.span)
+        self.line(f"if {n} > 0:", s.span)
+        self.line(f"    _budget[0] -= {n} * {PASS_COST + weight(s.body)}", s.span)
+        self.line("    if _budget[0] < 0: _over()", s.span)
+        self.line(f"for {var} in range(1, {n} + 1):", s.span)
+        self.loop_body(s.body)
 
     def refill_of(self, e) -> str | None:
         decl = None
@@ -169,9 +180,9 @@ class StmtGen:
             self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
             return
         # One card, the common draw, written out as Game.draw would do it: the runtime is called only
-        # to refill an empty pile or to say it cannot
+        # to refill an empty pile or to say it cannot. Its one step is among the statement's nodes,
+        # paid with the code around it
         self.forget(s.span)
-        self.line("_budget[0] -= 1", s.span)
         if refill:
             self.line(f"if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
         else:
@@ -232,3 +243,11 @@ class StmtGen:
     def stmt_StopRule(self, s):
         self.line("return", s.span)
 
+
+_EXITS = (ast.Return, ast.StopRule, ast.Finish, ast.CallStmt)
+
+
+def _leaves(node) -> bool:
+    """Can a pass of this code end its loop early (return, stop, finish, or a rule it calls
+    finishing the game)?"""
+    return isinstance(node, _EXITS) or any(_leaves(c) for c in ast.children(node))

@@ -254,6 +254,9 @@ def _scored(score):
 
 
 def _overflow(value: int):
+    # generated code calls it for a number beyond compile_arith.QUICK, which may yet be in range
+    if -INT_MAX <= value <= INT_MAX:
+        return
     raise LimitExceeded(f"{value} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
 
 

@@ -386,3 +386,49 @@ rule main() {
     assert (p.n, p.mro, p.v_n, field_of(p, "v_n")) == (37, 5, 37, 6)
     card = loaded.namespace["D_ks"][0]
     assert (card.v, card.mro, card.v_v, field_of(card, "v_v")) == (1, 3, 1, 2)
+
+
+def _game(tmp_path, body, budget):
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    return Game(build([path], []), ["A"], [FirstLegal()], 1, budget=budget, auto_agent=FirstLegal())
+
+
+def test_a_repeat_whose_passes_all_run_pays_for_them_before_the_first(tmp_path):
+    body = "rule main() {\n    repeat 100000000 {\n        players[0].n += 1\n    }\n    finish players\n}\n"
+    game = _game(tmp_path, body, 10**6)
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    assert e.value.span.line == HEAD.count("\n") + 2
+    assert game.participants[0].n == 0  # stopped before its first pass, not a million passes later
+
+
+@pytest.mark.parametrize("body", [
+    # a search that stops its rule: it pays only for the passes it makes
+    "rule main() {\n    find()\n    finish players\n}\n"
+    "rule find() {\n    repeat 100000000 {\n        players[0].n += 1\n        if players[0].n == 5 { stop }\n"
+    "    }\n}\n",
+    # a round that ends the game: the same
+    "rule main() {\n    repeat 100000000 {\n        turn()\n    }\n}\n"
+    "rule turn() {\n    players[0].n += 1\n    if players[0].n == 5 { finish players }\n}\n",
+])
+def test_a_repeat_that_may_end_early_pays_pass_by_pass(tmp_path, body):
+    game = _game(tmp_path, body, 10**6)
+    game.run()
+    assert game.participants[0].n == 5
+
+
+@pytest.mark.parametrize(("last", "kept"), [
+    ("players[0].n -= 4294967295", -(2**63 - 1)),  # the least whole number: beyond a quick check, in range
+    ("players[0].n -= 4294967296", None),
+])
+def test_numbers_past_the_quick_range_check_are_checked_exactly(tmp_path, last, kept):
+    body = ("rule main() {\n    let x = 1073741824\n    players[0].n = x * 4\n"
+            f"    players[0].n = -players[0].n * 2147483647\n    {last}\n    finish players\n}}\n")
+    game = _game(tmp_path, body, 10**6)
+    if kept is None:
+        with pytest.raises(RuleRuntimeError, match="beyond the range of whole numbers"):
+            game.run()
+    else:
+        game.run()
+        assert game.participants[0].n == kept

@@ -95,6 +95,7 @@ class ChooseGen:
         self.indent += 1
         saved_depth, self.loop_depth = self.loop_depth, 0  # a function of its own: no loop around it
         try:
+            self.charge(s.span, s.prefer)  # an option's score: its nodes, as `preferred` pays them
             self.line(f"return {self.prefer_score(s, var)}", s.span)
         finally:
             self.loop_depth = saved_depth
@@ -113,6 +114,9 @@ class ChooseGen:
         self.line(f"{saved_budget} = _budget[0]; _budget[0] = _side[0]", span)  # side work (Game.spent_apart)
         self.line("try:", span)
         self.indent += 1
+        # each option's score costs the nodes of `prefer` (prefer_function pays them call by call)
+        self.line(f"_budget[0] -= len({options}) * {PASS_COST + weight(s.prefer)}", span)
+        self.line("if _budget[0] < 0: _over()", span)
         self.line(f"{best} = None", span)
         start = len(self.lines)
         p = self.open_pass(var, loop=True)

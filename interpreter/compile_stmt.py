@@ -110,12 +110,13 @@ class StmtGen:
         self.line(f"for l_{s.var} in {it}:", s.span)
         self.loop_body(s.body)
 
-    def loop_body(self, body: ast.Block, span: Span | None = None) -> None:
-        """A loop's body, one level in; with span, a pass is charged first."""
+    def loop_body(self, body: ast.Block, span: Span | None = None, cond=None) -> None:
+        """A loop's body, one level in; with span, a pass is charged first (with the test of a
+        `while` that comes after it: however wide a condition, each test is paid)."""
         self.indent += 1
         self.loop_depth += 1
         if span is not None:
-            self.charge(span, body)
+            self.charge(span, body if cond is None else (cond, body))
         self.block(body)
         self.loop_depth -= 1
         self.indent -= 1
@@ -123,14 +124,14 @@ class StmtGen:
     def stmt_While(self, s: ast.While):
         if not (self.flattening and self._has_comp(s.cond)):
             self.line(f"while {self.expr(s.cond)}:", s.span)
-            self.loop_body(s.body, s.span)
+            self.loop_body(s.body, s.span, s.cond)
             return
         # the condition's own lines run before each test
         self.line("while True:", s.span)
         self.indent += 1
         self.line(f"if not ({self.flat(s.cond, s.span)}): break", s.span)
         self.indent -= 1
-        self.loop_body(s.body, s.span)
+        self.loop_body(s.body, s.span, s.cond)
 
     def stmt_Repeat(self, s: ast.Repeat):
         var = f"l_{s.var}" if s.var else "_"

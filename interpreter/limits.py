@@ -37,11 +37,11 @@ TEMPLATE_WIDTH_MAX = 200  # the width of one field in a narration or prompt temp
 # and the Python functions the compiler makes of them (with their extensions, `prefer` scores
 # worked out apart and remembered functions' tables; the largest game makes under 300). Python
 # compiles the functions of one closure in time growing with the square of their number:
-# 2,500 take a few seconds at most, 20,000 take minutes.
+# 2,000 take a few seconds at most, 20,000 take minutes.
 CALLABLES_MAX = 1_000
-DEFS_MAX = 2_500
+DEFS_MAX = 2_000
 # Lines of generated code for the rules and functions (the largest shipped game makes under 5,000;
-# a `choose` makes about 20): Python compiles 100,000 in about three seconds.
+# a `choose` makes about 20, one with `prefer` 40): Python compiles 100,000 in about three seconds.
 RULES_LINES_MAX = 100_000
 
 # ---------------------------------------------------------------- records and the command line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pitwall.interpreter import runtime
 from pitwall.interpreter.agents import FirstLegal, Heuristic, Scripted
 from pitwall.interpreter.errors import BudgetError, CheckErrors, RecordError, RuleRuntimeError
 from pitwall.interpreter.load import build
@@ -432,3 +433,32 @@ def test_numbers_past_the_quick_range_check_are_checked_exactly(tmp_path, last, 
     else:
         game.run()
         assert game.participants[0].n == kept
+
+
+def test_a_wide_while_condition_is_paid_at_every_test(tmp_path):
+    # a condition of thousands of nodes, retested each pass: before it was paid once, a loop ran
+    # for hours on a budget that should stop it in a moment
+    wide = ", ".join(["players[0].n"] * 5000)
+    body = (f"rule main() {{\n    while len([{wide}]) > 0 {{\n        players[0].n += 1\n    }}\n"
+            "    finish players\n}\n")
+    game = _game(tmp_path, body, 10**5)
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    assert e.value.span.line == HEAD.count("\n") + 2
+    assert game.participants[0].n < 20  # a pass pays for its test: 5,000 nodes of 100,000 steps
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_a_wide_prefer_is_paid_for_every_option_it_scores(tmp_path, monkeypatch, quick):
+    # the scores are side work (Game.spent_apart): before, nothing paid for a prefer's own nodes
+    monkeypatch.setattr(runtime, "QUICK_SEATS", quick)
+    wide = ", ".join(["option"] * 2000)
+    body = (f"rule main() {{\n    repeat 50 {{\n        choose o from range(1, 100) by players[0]\n"
+            f"            prefer len([{wide}])\n        players[0].n += 1\n    }}\n    finish players\n}}\n")
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    game = Game(build([path], []), ["A"], [Heuristic(7, 0)], 1, budget=10**6, auto_agent=FirstLegal())
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    # 99 scores of some 2,000 steps each decision: the side budget of 1,000,000 runs out in the fifth
+    assert "agents, views and narration" in e.value.message and game.participants[0].n == 4

@@ -29,7 +29,7 @@ from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, 
 from .errors import PitwallError, Span
 from .limits import DEFS_MAX, RULES_LINES_MAX
 from .link import Program
-from .purity import pure_functions, shared_lets, state_memo_functions
+from .purity import pure_functions, recursive_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template
@@ -80,7 +80,8 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.parts: list[tuple] = []
         self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
         self.pure = pure_functions(prog, types) if REMEMBER else set()  # remembered: see compile_memo.py
-        self.per_state = state_memo_functions(prog) - self.pure if REMEMBER else set()
+        self.recursive = recursive_functions(prog)  # never written in place, nor remembered per state
+        self.per_state = state_memo_functions(prog, self.recursive) - self.pure if REMEMBER else set()
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
@@ -96,7 +97,6 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.game_start: int | None = None  # the line of _new_game, once written (limits.RULES_LINES_MAX)
         self.record_fields: dict[int, set[str]] = {}  # id of a record -> its fields' names (field_names)
         self.last_span: Span | None = None  # of the last line that had one: where a def without one stands
-        self.recursive: set[str] | None = None  # functions that can call themselves (compile_inline)
         self.known_functions: dict[str, bool] = {}  # compile_ranges.RangeGen._known_function
         # compile_ranges.RangeGen.magnitude's bounds, each worked out once
         self.function_bounds: dict[str, int | None] = {}
@@ -160,10 +160,16 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.tmp += 1
         return f"_t{self.tmp}"
 
-    def charge(self, span: Span, body) -> None:
+    def charge(self, span: Span, body, passes: str | None = None) -> None:
         """One shared step budget per game stops runaway loops and calls at their source line. A
-        pass costs the nodes it evaluates (a long body is no cheaper than a loop over it)."""
-        self.line(f"_budget[0] -= {PASS_COST + weight(body)}", span)
+        pass costs the nodes it evaluates (a long body is no cheaper than a loop over it); with
+        passes (code), that many passes are paid at once."""
+        cost = PASS_COST + weight(body)
+        self.pay(str(cost) if passes is None else f"{passes} * {cost}", span)
+
+    def pay(self, steps: str, span: Span | None) -> None:
+        """Spend steps (code) from the budget, stopping the game where it runs out."""
+        self.line(f"_budget[0] -= {steps}", span)
         self.line("if _budget[0] < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
@@ -550,8 +556,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         span, self.hoisted = self.hoisted[1], None
         it = self.fresh()
         self.line(f"{it} = {collection}", span)
-        self.line(f"_budget[0] -= len({it})" + (f" * {weight}" if weight != 1 else ""), span)
-        self.line("if _budget[0] < 0: _over()", span)
+        self.pay(f"len({it})" + (f" * {weight}" if weight != 1 else ""), span)
         return it
 
     def comp(self, c: ast.Comprehension, elem=None) -> str:

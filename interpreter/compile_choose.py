@@ -21,7 +21,6 @@ all (an error), and every other agent, take the general path. A game that watche
 from __future__ import annotations
 
 from . import ast
-from .costs import PASS_COST, weight
 from .limits import CHOOSE_STEPS
 from .templates import parse_template, template_roots
 
@@ -115,8 +114,7 @@ class ChooseGen:
         self.line("try:", span)
         self.indent += 1
         # each option's score costs the nodes of `prefer` (prefer_function pays them call by call)
-        self.line(f"_budget[0] -= len({options}) * {PASS_COST + weight(s.prefer)}", span)
-        self.line("if _budget[0] < 0: _over()", span)
+        self.charge(span, s.prefer, f"len({options})")
         self.line(f"{best} = None", span)
         start = len(self.lines)
         p = self.open_pass(var, loop=True)
@@ -155,8 +153,7 @@ class ChooseGen:
         self.line("_sim[0] += 1", s.span)
         items = self.fresh()
         self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
-        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
-        self.line("if _budget[0] < 0: _over()", s.span)
+        self.charge(s.span, s.body, f"len({items})")
         self.line(f"for l_{s.var} in {items}:", s.span)
         self.sim_var = s.var
         self.loop_body(s.body)

@@ -139,8 +139,7 @@ class FlatGen:
         right = self.kept_lines(e.right, span, read=1)
         if right is None:
             right = self._spilled(self.flat_unkept(e.right, span), span)
-            self.line(f"_budget[0] -= len({right})", span)
-            self.line("if _budget[0] < 0: _over()", span)
+            self.pay(f"len({right})", span)
         return f"({left} {'in' if e.op == 'in' else 'not in'} {right})"
 
     def _flat_logic(self, e: ast.BinOp, span: Span) -> str:
@@ -252,8 +251,7 @@ class FlatGen:
         if kept is not None:
             return kept
         self.line(f"{it} = {self.flat(c.iter, span)}", span)
-        self.line(f"_budget[0] -= len({it})" + (f" * {cost}" if cost != 1 else ""), span)
-        self.line("if _budget[0] < 0: _over()", span)
+        self.pay(f"len({it})" + (f" * {cost}" if cost != 1 else ""), span)
         return it
 
     def _item(self, how: str, c: ast.Comprehension, acc: str, empty, best, span: Span) -> None:

@@ -31,7 +31,6 @@ from . import ast
 from .compile_hoist import _CALLED
 from .costs import size
 from .limits import INT_MAX
-from .purity import _recursive
 
 # Nodes a function's body may hold, once the small functions it calls are written into it in
 # turn: a call of a bigger one is left a call. So functions calling functions twice (f0 calls f1
@@ -104,8 +103,6 @@ class InlineGen:
         recursion, and each function worked out once: a hostile chain of thousands of calls, or
         functions calling each other in a ring, takes linear time (a recursion through every path
         of a ring took exponential time)."""
-        if self.recursive is None:
-            self.recursive = _recursive(self.prog)
         sizes, todo = self.expanded_sizes, [(root, None)]
         while todo:
             name, known = todo.pop()  # known: (the body's own size, its calls), once its callees are worked out

@@ -66,8 +66,7 @@ class MemoGen:
         self.indent -= 1
         self.line(f"{stats}[1] += 1", f.span)
         self.line(f"{stats}[3] += _hit[1]", f.span)
-        self.line("_budget[0] -= _hit[1]", f.span)
-        self.line("if _budget[0] < 0: _over()", f.span)
+        self.pay("_hit[1]", f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
         # _bind points f_NAME at this or at the body, as the table's record says (compile.Gen.bind)
@@ -157,8 +156,7 @@ class MemoGen:
                 continue
             i = shared[id(s)]
             self.line(f"l_{s.name} = _hit[{i}]", s.span)
-            self.line(f"_budget[0] -= _hit[{n + i}]", s.span)
-            self.line("if _budget[0] < 0: _over()", s.span)
+            self.pay(f"_hit[{n + i}]", s.span)
         self.indent -= 1
 
     def changes_state(self, target) -> bool:

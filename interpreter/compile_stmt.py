@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from . import ast
-from .costs import PASS_COST, weight
 from .errors import Span
 from .runtime import GLOBAL_PREFIX
 from .types import INT
@@ -104,8 +103,7 @@ class StmtGen:
         # as a loop is the hottest place of all
         items = self.fresh()
         self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
-        self.line(f"_budget[0] -= len({items}) * {PASS_COST + weight(s.body)}", s.span)
-        self.line("if _budget[0] < 0: _over()", s.span)
+        self.charge(s.span, s.body, f"len({items})")
         it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
         self.loop_body(s.body)
@@ -144,8 +142,9 @@ class StmtGen:
         n = self.fresh()
         self.line(f"{n} = {self.flat(s.count, s.span)}", s.span)
         self.line(f"if {n} > 0:", s.span)
-        self.line(f"    _budget[0] -= {n} * {PASS_COST + weight(s.body)}", s.span)
-        self.line("    if _budget[0] < 0: _over()", s.span)
+        self.indent += 1
+        self.charge(s.span, s.body, n)
+        self.indent -= 1
         self.line(f"for {var} in range(1, {n} + 1):", s.span)
         self.loop_body(s.body)
 
@@ -167,8 +166,7 @@ class StmtGen:
         if n != "1" and refill:  # one card after the other, the pile refilled whenever it runs out
             self.forget(s.span)
             self.line(f"if {n} < 0: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
-            self.line(f"_budget[0] -= {n}", s.span)
-            self.line("if _budget[0] < 0: _over()", s.span)  # before the loop: it may refill for ever
+            self.pay(n, s.span)  # before the loop: it may refill for ever
             self.line(f"for _ in range({n}):", s.span)
             self.line(f"    if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
             self.line(f"    {dst}.append({src}.pop())", s.span)
@@ -176,8 +174,7 @@ class StmtGen:
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
             self.forget(s.span)
             self.line(f"if not 0 <= {n} <= len({src}): _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
-            self.line(f"_budget[0] -= {n}", s.span)
-            self.line("if _budget[0] < 0: _over()", s.span)
+            self.pay(n, s.span)
             self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
             return
         # One card, the common draw, written out as Game.draw would do it: the runtime is called only
@@ -205,9 +202,10 @@ class StmtGen:
         src, dst = self.value(s.source, s.span), self.value(s.dest, s.span)
         # `is not`: the same pile reached by two names (an alias) keeps its cards
         self.line(f"if {src} is not {dst}:", s.span)
-        self.line(f"    _budget[0] -= len({src})", s.span)
-        self.line("    if _budget[0] < 0: _over()", s.span)
-        self.line(f"    {dst}.extend({src}); {src}.clear()", s.span)
+        self.indent += 1
+        self.pay(f"len({src})", s.span)
+        self.line(f"{dst}.extend({src}); {src}.clear()", s.span)
+        self.indent -= 1
         self.forget(s.span)
 
     def value(self, e, span: Span) -> str:

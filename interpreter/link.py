@@ -135,7 +135,7 @@ def _add(prog: Program, item, errors: ErrorCollector, in_variant: bool) -> None:
         return
     name = item.name
     if isinstance(item, (ast.FunctionDecl, ast.RuleDecl)) and len(prog.functions) + len(prog.rules) >= CALLABLES_MAX:
-        if len(prog.functions) + len(prog.rules) == CALLABLES_MAX and not prog.too_many:  # told at the first only
+        if not prog.too_many:  # told at the first only
             prog.too_many = True
             errors.add(f"more than {CALLABLES_MAX:,} functions and rules", item.span,
                        "rules of that size are not supported (a limit of docs/language.md §14)")

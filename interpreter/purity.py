@@ -160,13 +160,12 @@ def _hashable(prog: Program, t: ast.TypeRef | None, inner: bool = False) -> bool
     return t.name in SCALARS or t.name in prog.enums or t.name in prog.cards or t.name in prog.participants
 
 
-def state_memo_functions(prog: Program) -> set[str]:
+def state_memo_functions(prog: Program, recursive: set[str]) -> set[str]:
     """Functions remembered per state: those only the agents' `prefer` scores reach (the rules
     themselves seldom ask the same twice of one state, and would pay for the look-ups), taking
     arguments a key can hold (plain values, cards and participants by identity, lists of them),
     giving a value that is no list (a list handed to two callers could be changed by one), not
     recursive, and with work enough in them."""
-    recursive = _recursive(prog)
     prefer_only = _prefer_only(prog)
     return {name for name, f in prog.functions.items()
             if name in prefer_only and name not in recursive and f.params
@@ -238,10 +237,14 @@ def _call_graph(prog: Program) -> dict[str, set[str]]:
     return graph
 
 
-def _recursive(prog: Program) -> set[str]:
-    """Functions that can call themselves: on a cycle of the call graph (Tarjan's strongly
-    connected parts, without recursion, so a hostile chain of thousands of calls takes linear time)."""
-    graph = _call_graph(prog)
+def recursive_functions(prog: Program) -> set[str]:
+    """Functions that can call themselves."""
+    return on_cycles(_call_graph(prog))
+
+
+def on_cycles(graph: dict[str, set[str]]) -> set[str]:
+    """The nodes on a cycle of the graph: Tarjan's strongly connected parts, without recursion,
+    so a hostile chain of thousands of calls takes linear time."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()

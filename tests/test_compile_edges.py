@@ -377,3 +377,31 @@ rule main() {{
     Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1,
          listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None).run()
     assert told == [6001]
+
+
+def test_functions_on_a_cycle_of_calls_are_those_that_reach_themselves():
+    # Tarjan's parts (purity.on_cycles) against the definition: a search from every function
+    import random
+
+    from pitwall.interpreter.purity import on_cycles
+
+    def reach_themselves(graph):
+        found = set()
+        for start in graph:
+            seen, todo = set(), list(graph[start])
+            while todo:
+                n = todo.pop()
+                if n == start:
+                    found.add(start)
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(graph[n])
+        return found
+
+    rng = random.Random(15)
+    for _ in range(2000):
+        n = rng.randint(1, 12)
+        edges = rng.random() * 2.5
+        graph = {f"f{i}": {f"f{rng.randrange(n)}" for _ in range(int(rng.random() * edges * 2))} for i in range(n)}
+        assert on_cycles(graph) == reach_themselves(graph), graph

@@ -125,6 +125,7 @@ class Scripted(Agent):
             raise _error(loc, "by" if want_by != by.name else "decision",
                          f"the replay diverges here: the game asks {by.name}'s {decision!r}, "
                          f"not {want_by}'s {want_name!r}")
+        game.spend_side(len(options))  # every option's words, side work (a record may name a long list's)
         texts = [describe(o) for o in options]
         if index is None:
             if text not in texts:

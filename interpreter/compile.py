@@ -11,6 +11,7 @@ reported at the rules' file, line and column.
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 import attrs
@@ -44,6 +45,9 @@ SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "an
 GAME_SOURCES = ("choose", "tell", "draw", "refill", "move", "shuffle", "finish", "player", "new",
                 "roll", "sim", "side", "decided", "state", "memo", "telling", "tally")
 GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) for s in GAME_SOURCES)
+# The names generated code gives a rules function's locals: its parameters and lets, loop variables,
+# temporaries (what Gen.bound binds)
+_LOCAL = re.compile(r"l_\w+|t\d+_\w+|_[a-z]\d+")
 # The helpers that spend from the budget a set of functions keeps (budget.metered)
 METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
            "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of")
@@ -159,6 +163,22 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
     def fresh(self) -> str:
         self.tmp += 1
         return f"_t{self.tmp}"
+
+    @staticmethod
+    def bound(code: str, params: str = "") -> str:
+        """The parameters of a function made inside a rules function (a lambda, a prefer's def),
+        code its text: its own, then each local of the enclosing function it reads, bound by
+        default. Read as a closure, those locals would be cells, made at every call of the rules
+        function whether or not the inner one is made, and dearer at every read. Such a function is
+        called at once (an event's values, a prompt, a score): the values are the same."""
+        stored, read = set(), set()
+        for n in pyast.walk(pyast.parse(code)):
+            if isinstance(n, pyast.Name):
+                (stored if isinstance(n.ctx, pyast.Store) else read).add(n.id)
+            elif isinstance(n, pyast.arg):
+                stored.add(n.arg)
+        outer = sorted(n for n in read - stored if _LOCAL.fullmatch(n))
+        return ", ".join(([params] if params else []) + [f"{n}={n}" for n in outer])
 
     def charge(self, span: Span, body, passes: str | None = None) -> None:
         """One shared step budget per game stops runaway loops and calls at their source line. A
@@ -634,6 +654,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         if e.op == "*":
             return self.multiply(left, right)
         if e.op == "+" and self.type_of(e).kind != "int":
+            if self.type_of(e).kind == "list" and _display(left) and _display(right):
+                # two lists written out (`faces(d) + [fresh]`): a few items, each a node paid for
+                return f"({left} + {right})"
             return f"_cat({left}, {right})"  # texts and lists: bounded, and paid for
         if e.op in ("in", "notin") or (e.op in ("==", "!=") and holds_list(self.type_of(e.left))):
             # a scan or comparison of a whole collection; of texts or collections, all they hold
@@ -704,3 +727,11 @@ def _end_of(xs: str, index: str, helper: str) -> str:
     if _PLACE.fullmatch(xs):
         return f"({xs}[{index}] if {xs} else None)"
     return f"{helper}({xs})"
+
+
+def _display(code: str) -> bool:
+    """Is code a list written out item by item (no unpacking)?"""
+    if not code.lstrip("(").startswith("["):
+        return False
+    e = pyast.parse(code, mode="eval").body
+    return isinstance(e, pyast.List) and not any(isinstance(i, pyast.Starred) for i in e.elts)

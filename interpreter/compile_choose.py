@@ -20,8 +20,9 @@ all (an error), and every other agent, take the general path. A game that watche
 
 from __future__ import annotations
 
+import textwrap
+
 from . import ast
-from .limits import CHOOSE_STEPS
 from .templates import parse_template, template_roots
 
 
@@ -37,20 +38,17 @@ class ChooseGen:
         self.line(f"{q} = {by}._q", s.span)
         self.line(f"if {q} is not None and len({options}) > 1:", s.span)
         self.line(f"    {q} = {q}()  # the watcher told first, as the general path tells it", s.span)
-        self.line(f"    _budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
         self.line(f"    {place} = {options}[int({q} * len({options}))]", s.span)
         inline = self.flattening and self.loop_depth + 2 < self.loops_max
         if inline:
             self.line(f"elif {by}._h is not None and len({options}) > 1:", s.span)
             self.indent += 1
             self.line("if _decided is not None: _decided()", s.span)
-            self.line(f"_budget[0] -= {CHOOSE_STEPS} + len({options})", s.span)
             self.line(f"{place} = {options}[{self.preferred(s, by, options)}]", s.span)
             self.indent -= 1
         # the only option, as Game.choose takes it for such a seat: no agent asked
         self.line(f"elif len({options}) == 1 and ({q} is not None or {by}._h is not None):", s.span)
         self.line("    if _decided is not None: _decided()", s.span)
-        self.line(f"    _budget[0] -= {CHOOSE_STEPS + 1}", s.span)
         self.line(f"    {place} = {options}[0]", s.span)
         self.line("else:", s.span)
         self.indent += 1
@@ -80,7 +78,8 @@ class ChooseGen:
         if s.prefer is None:
             return "None"
         score = self.expr(s.prefer)
-        return f"lambda l_option: {f'_scored({score})' if self.may_be_none(s.prefer) else score}"
+        score = f"_scored({score})" if self.may_be_none(s.prefer) else score
+        return f"lambda {self.bound(score, 'l_option')}: {score}"
 
     def prefer_function(self, s: ast.Choose) -> str:
         """The score of an option for the general path (Game.choose, an agent's pick): a function
@@ -90,6 +89,7 @@ class ChooseGen:
         fn = self.fresh()
         self.tmp += 1
         var = f"t{self.tmp}_option"
+        start = len(self.lines)
         self.line(f"def {fn}({var}):", s.span)
         self.indent += 1
         saved_depth, self.loop_depth = self.loop_depth, 0  # a function of its own: no loop around it
@@ -99,6 +99,9 @@ class ChooseGen:
         finally:
             self.loop_depth = saved_depth
             self.indent -= 1
+        header = self.lines[start]
+        params = self.bound(textwrap.dedent("\n".join(self.lines[start:])), var)
+        self.lines[start] = header.replace(f"def {fn}({var}):", f"def {fn}({params}):")
         return fn
 
     def preferred(self, s: ast.Choose, by: str, options: str) -> str:
@@ -144,7 +147,8 @@ class ChooseGen:
         if not roots:
             return repr(s.prompt and "".join(p for p in parse_template(s.prompt)))  # {{ and }} read as braces
         values = ", ".join(f"{r!r}: {self.expr(ast.Var(r, span=s.span))}" for r in roots)
-        return f"lambda: _render({self.template(s.prompt)}, {{{values}}})"
+        words = f"_render({self.template(s.prompt)}, {{{values}}})"
+        return f"lambda {self.bound(words)}: {words}"
 
     def stmt_Simultaneous(self, s: ast.Simultaneous):
         maps = sorted({c.target.obj.name for c in _chooses(s.body) if isinstance(c.target, ast.Index)})

@@ -230,7 +230,8 @@ class StmtGen:
         # A game that only counts its events (simulate's Tallied) counts them here.
         event = self.event_number[s.event]
         self.line("if _telling:", s.span)
-        self.line(f"    if _tally is None: _tell({event}, lambda: ({args}))", s.span)
+        values = f"({args})"
+        self.line(f"    if _tally is None: _tell({event}, lambda {self.bound(values)}: {values})", s.span)
         self.line(f"    else: _tally[{event}] += 1", s.span)
 
     def stmt_Finish(self, s: ast.Finish):

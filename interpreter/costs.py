@@ -6,6 +6,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
+from .limits import CHOOSE_STEPS
 from .types import T
 
 # What a loop pass and a comprehension item cost beyond the nodes they work out: Python's own work
@@ -26,7 +27,8 @@ def weight(node) -> int:
         return 1 + weight(getattr(node, "iter", None) or getattr(node, "cond", None) or getattr(node, "count", None))
     if isinstance(node, ast.Comprehension):
         return 1 + weight(node.iter)
-    return 1 + sum(weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
+    own = CHOOSE_STEPS if isinstance(node, ast.Choose) else 1  # a decision: paid with the code around it
+    return own + sum(weight(getattr(node, f.name)) for f in attrs.fields(type(node)) if f.name != "span")
 
 
 def pair_measure(node, key: T, elem: T) -> int | None:

@@ -17,7 +17,7 @@ LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
 # collection cost its length. The shipped games spend at most 130,000 steps a race; a runaway
 # loop meets the budget in a few seconds.
 STEP_BUDGET = 100_000_000
-CHOOSE_STEPS = 20  # a decision, beyond its options
+CHOOSE_STEPS = 20  # a decision (its options were paid for as they were made)
 NEW_STEPS = 200  # a participant made by `new` (it stays in memory for the whole game)
 TOLD_LINE_STEPS = 500  # a line told (narrated and written to a record): side work, see runtime.Game.spent_apart
 LOAD_BUDGET = 10_000_000  # the same, for constants and decks while the rules load

@@ -14,7 +14,6 @@ from .blame import blame
 from .budget import _KEY, LimitExceeded, OutOfSteps, metered
 from .errors import BudgetError, PitwallError, ReaderStopped, RuleRuntimeError, Span
 from .limits import (
-    CHOOSE_STEPS,
     INT_MAX,
     LOAD_BUDGET,
     NARRATION_MAX,
@@ -507,13 +506,14 @@ class Game:
 
     # ------------------------------------------------------------ called by generated code
     def choose(self, by, name: str, options, prompt, prefer, sid: int):
-        if type(options) is not list:  # most options are fresh lists already: no copy
-            options = list(options)
+        # A decision's steps (CHOOSE_STEPS) are paid with the statement, on this path as on generated
+        # code's own: picking an index is no work in proportion to the options (a deck's tuple is
+        # read as it is), which were paid for as they were made; an agent that reads them all
+        # pays for that apart (agents.Scripted)
         n = len(options)
         if n == 0:
             raise self.error(sid, f"{by} must choose {name!r} but has no legal option")
         agent = self.agents[by.seat] if by.is_player else self.auto_agent
-        self.budget[0] -= CHOOSE_STEPS + n
         if n == 1 and not agent.asks_always:
             index = 0
         elif agent.quick is not None:  # a random seat: its pick, without the general path's calls

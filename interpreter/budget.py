@@ -144,7 +144,7 @@ def metered(budget: list) -> dict:
     return {"_budget": budget, "_over": over, "_spend": spend, "_cat": cat, "_room": room, "_range": range_,
             "_sort_spend": sort_spend, "_sort_pairs": sort_pairs, "_deep": deep, "_chars": chars,
             "_keep": keep, "_again": again, "_keep_list": keep_list, "_again_list": again_list,
-            "_keep_read": keep_read, "_again_read": again_read, "_index_of": index_of}
+            "_keep_read": keep_read, "_again_read": again_read, "_index_of": index_of, "_charge": charge}
 
 
 def measure(x) -> int:

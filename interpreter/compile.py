@@ -26,11 +26,21 @@ from .compile_inline import InlineGen
 from .compile_memo import MemoGen
 from .compile_ranges import RangeGen
 from .compile_stmt import StmtGen
-from .costs import ITEM_COST, PASS_COST, holds_list, holds_words, pair_measure, weight
+from .costs import (
+    BRANCH_PAID_OVER,
+    ITEM_COST,
+    PASS_COST,
+    branch_cost,
+    entry_costs,
+    holds_list,
+    holds_words,
+    pair_measure,
+    weight,
+)
 from .errors import PitwallError, Span
 from .limits import DEFS_MAX, RULES_LINES_MAX
 from .link import Program
-from .purity import pure_functions, recursive_functions, shared_lets, state_memo_functions
+from .purity import bodies_and_calls, on_cycles, pure_functions, recursive_functions, shared_lets, state_memo_functions
 from .requires import reads_decks, row_check
 from .runtime import BUILTIN_FIELDS, FIELD_PREFIX, GENERATED, GLOBAL_PREFIX
 from .templates import parse_template
@@ -50,7 +60,7 @@ GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) f
 _LOCAL = re.compile(r"l_\w+|t\d+_\w+|_[a-z]\d+")
 # The helpers that spend from the budget a set of functions keeps (budget.metered)
 METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
-           "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of")
+           "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of", "_charge")
 
 
 @attrs.frozen
@@ -83,9 +93,12 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.modified = {m.target for m in prog.modifiers}
         self.parts: list[tuple] = []
         self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
-        self.pure = pure_functions(prog, types) if REMEMBER else set()  # remembered: see compile_memo.py
+        pure = pure_functions(prog, types)
         self.recursive = recursive_functions(prog)  # never written in place, nor remembered per state
-        self.per_state = state_memo_functions(prog, self.recursive) - self.pure if REMEMBER else set()
+        per_state = state_memo_functions(prog, self.recursive) - pure
+        self.pure = pure if REMEMBER else set()  # remembered: see compile_memo.py
+        self.per_state = per_state if REMEMBER else set()
+        self._remembered = pure | per_state
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
@@ -107,7 +120,41 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.card_bounds: dict[tuple[str, str], int | None] = {}
         self.const_bounds: dict[str, int | None] | None = None  # worked out at the first use
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
+        self.entry_costs = self.paid_at_calls(self._remembered)
+        # Do the branches of an `if` pay for their calls? Not at the top of a function whose callers
+        # pay for its body, dearest branch and all (paid_at_calls); elsewhere they do
+        self.branch_pays = True
         self.calls_in_range()
+
+    def paid_at_calls(self, remembered: set[str]) -> dict[str, int]:
+        """The functions and rules whose calls pay for their bodies (costs.entry_costs), with what
+        each costs: all but those that can call themselves (each call pays on entry, so a runaway
+        recursion stops), those with modifiers and those that may be remembered (a remembered
+        value's steps are its body's, charged again: compile_memo.py), with REMEMBER on or off,
+        so that both spend the same steps."""
+        bodies, graph = bodies_and_calls(self.prog)
+        keep = on_cycles(graph) | remembered | self.modified
+        return entry_costs({n: (b, not self.paid_whole(n)) for n, b in bodies.items() if n not in keep}, graph)
+
+    def paid_whole(self, name: str) -> bool:
+        """Do the callers of this function pay for its dearest branch, not its branches as they are
+        taken? So for a function that may be written in place of its call as one expression
+        (compile_inline.py), where no branch of it could pay."""
+        f = self.prog.functions.get(name)
+        return f is not None and self.body_expression(f) is not None
+
+    def weight(self, node) -> int:
+        """costs.weight of the code a charge pays for: the calls of functions and rules in it
+        included, but not those in the branches of its `if`s, which pay as they are taken."""
+        return weight(node, self.entry_costs, paid_branches=True)
+
+    def branch(self, body: ast.Block) -> None:
+        """A branch of an `if`: the calls in it paid first, where the charge around it left them
+        to the branch (branch_pays), then its statements."""
+        cost = branch_cost(body, self.entry_costs) if self.branch_pays else 0
+        if cost > BRANCH_PAID_OVER:
+            self.pay(str(cost), body.span)
+        self.block(body)
 
     def template(self, text: str) -> str:
         """A template, parsed (the checker proved it), for generated code to name by number."""
@@ -184,7 +231,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         """One shared step budget per game stops runaway loops and calls at their source line. A
         pass costs the nodes it evaluates (a long body is no cheaper than a loop over it); with
         passes (code), that many passes are paid at once."""
-        cost = PASS_COST + weight(body)
+        cost = PASS_COST + self.weight(body)
         self.pay(str(cost) if passes is None else f"{passes} * {cost}", span)
 
     def pay(self, steps: str, span: Span | None) -> None:
@@ -242,12 +289,33 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.line("return None")
         self.indent -= 1
         self.bind()
-        view = f"f_{p.game.view}" if p.game and p.game.view else "None"
-        self.line("return _bind, _init, {" + ", ".join(f"{r!r}: r_{r}" for r in p.rules) + "}, " + view + ", {"
-                  + ", ".join(f"{f!r}: f_{f}" for f in p.functions if not p.functions[f].params) + "}")
+        self.paid_calls()
+        view = self.called_from_outside(p.game.view, "f_") if p.game and p.game.view else "None"
+        rules = ", ".join(f"{r!r}: {self.called_from_outside(r, 'r_')}" for r in p.rules)
+        values = ", ".join(f"{f!r}: {self.called_from_outside(f, 'f_')}" for f in p.functions
+                           if not p.functions[f].params)
+        self.line(f"return _bind, _init, {{{rules}}}, {view}, {{{values}}}")
         self.indent -= 1
         for site in self.memo_sites:  # module level: read by every game of the process
             self.line(f"{site} = [0, 0, True, 0]")
+
+    def paid_calls(self) -> None:
+        """_paid(f, n, sid): f for the runtime to call, paying first what a call of it costs (see
+        paid_at_calls: generated code pays where it calls); running out there is an error at its
+        declaration (sid)."""
+        self.line("def _paid(_f, _n, _sid):")
+        self.line("    def _entered(*_a):")
+        self.line("        _budget[0] -= _n")
+        self.line("        if _budget[0] < 0: _out_at(_sid)")
+        self.line("        return _f(*_a)")
+        self.line("    return _entered")
+
+    def called_from_outside(self, name: str, prefix: str) -> str:
+        cost = self.entry_costs.get(name)
+        if cost is None:
+            return f"{prefix}{name}"
+        decl = self.prog.functions.get(name) or self.prog.rules[name]
+        return f"_paid({prefix}{name}, {cost!r}, {self.sid(decl.span)})"
 
     def bind(self) -> None:
         """_bind(game) points the functions at a game; _bind(None) lets go of it."""
@@ -335,7 +403,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         test = f"not ({self.expr(c.elem)})"
         if c.cond is not None:
             test = f"({self.expr(c.cond)}) and {test}"
-        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
+        cost = ITEM_COST + self.weight((c.elem, c.cond, c.key))
         self.line(f"_at_row = next((_i for _i, l_{c.var} in enumerate(_spend(D_{d.name}, {cost})) if {test}), None)",
                   r.span)
         self.line(f"if _at_row is not None: _unmet({i}, _at_row, D_{d.name}, _ROWS[{d.name!r}])", r.span)
@@ -373,6 +441,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
     def function(self, f: ast.FunctionDecl) -> None:
         mods = [m for m in self.prog.modifiers if m.target == f.name]
         remembered = f.name in self.pure or f.name in self.per_state
+        self.branch_pays = f.name not in self.entry_costs or not self.paid_whole(f.name)
         self.line(f"def {self.remembered_name(f, mods)}({self.params(f.params)}):", f.span)
         self.indent += 1
         self.enter_body(f, f.body)
@@ -408,6 +477,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         params = self.params(r.params)
         parts = (r.body, *r.extensions)
         self.enter_body(r, parts)
+        self.branch_pays = True
         if r.extensions:  # each part a function, so a `stop` ends its own part only
             for i, body in enumerate(parts):
                 self.line(f"def p{i}_{r.name}({params}):", body.span)
@@ -425,9 +495,11 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.indent -= 1
 
     def entry(self, d, parts=None) -> None:
-        """Every call costs its body's steps (a rule calling itself twice per level stops), and
-        whole-number parameters are in range like every stored number."""
-        self.charge(d.span, parts or d.body)
+        """Every call costs its body's steps (a rule calling itself twice per level stops): paid
+        here, or by the code around each call (paid_at_calls); whole-number parameters are in range
+        like every stored number."""
+        if d.name not in self.entry_costs:
+            self.charge(d.span, parts or d.body)
         for p in d.params:  # unless every call passes a value known in range (compile_ranges.py)
             if p.type.name == "int" and p.name in self.checked_params.get(d.name, ()):
                 self.check_int(f"l_{p.name}", INT, d.span)
@@ -582,7 +654,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
     def comp(self, c: ast.Comprehension, elem=None) -> str:
         """`ELEM for VAR in ITER if COND`; elem() compiles a replacement element once VAR is bound."""
         # evaluated outside the comprehension, as in Python; each item costs the nodes worked out for it
-        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
+        cost = ITEM_COST + self.weight((c.elem, c.cond, c.key))
         if self.hoisted is not None and self.hoisted[0] is c:
             it = self.paid(self.expr(c.iter), cost)
         else:

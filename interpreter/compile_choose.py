@@ -23,6 +23,7 @@ from __future__ import annotations
 import textwrap
 
 from . import ast
+from .costs import PASS_COST
 from .templates import parse_template, template_roots
 
 
@@ -79,6 +80,8 @@ class ChooseGen:
             return "None"
         score = self.expr(s.prefer)
         score = f"_scored({score})" if self.may_be_none(s.prefer) else score
+        # an option's score pays the nodes of `prefer`, as prefer_function's and preferred's do
+        score = f"(_charge({PASS_COST + self.weight(s.prefer)}), {score})[1]"
         return f"lambda {self.bound(score, 'l_option')}: {score}"
 
     def prefer_function(self, s: ast.Choose) -> str:

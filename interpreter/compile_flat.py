@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from . import ast
 from .compile_arith import PLAIN, plain
-from .costs import ITEM_COST, pair_measure, weight
+from .costs import ITEM_COST, pair_measure
 from .errors import Span
 
 _COMPS = (ast.Aggregate, ast.ListComp)
@@ -245,7 +245,7 @@ class FlatGen:
     def _source(self, c: ast.Comprehension, span: Span) -> str:
         """The collection a loop runs over, in a local, paid for: its length times the nodes
         worked out for each item (as Gen.comp pays)."""
-        cost = ITEM_COST + weight((c.elem, c.cond, c.key))
+        cost = ITEM_COST + self.weight((c.elem, c.cond, c.key))
         it = self.fresh()
         kept = self.kept_lines(c.iter, span, read=cost)  # the same collection for every pass: paid as it is read
         if kept is not None:

@@ -69,12 +69,12 @@ class StmtGen:
         for i, (cond, body) in enumerate(branches):
             self.line(f"{'if' if i == 0 else 'elif'} {self.flat(cond, cond.span)}:", cond.span)
             self.indent += 1
-            self.block(body)
+            self.branch(body)
             self.indent -= 1
         if orelse is not None:
             self.line("else:")
             self.indent += 1
-            self.block(orelse)
+            self.branch(orelse)
             self.indent -= 1
 
     def tried(self, branches, orelse) -> None:
@@ -90,12 +90,12 @@ class StmtGen:
             self.line(f"if {self.flat(cond, cond.span)}:", cond.span)
             self.indent += 1
             self.line(f"{left} = False")
-            self.block(body)
+            self.branch(body)
             self.indent -= 1 + (i > 0)
         if orelse is not None:
             self.line(f"if {left}:")
             self.indent += 1
-            self.block(orelse)
+            self.branch(orelse)
             self.indent -= 1
 
     def stmt_For(self, s: ast.For):
@@ -113,9 +113,11 @@ class StmtGen:
         `while` that comes after it: however wide a condition, each test is paid)."""
         self.indent += 1
         self.loop_depth += 1
+        saved, self.branch_pays = self.branch_pays, True  # a pass pays for its branches' calls as they are taken
         if span is not None:
             self.charge(span, body if cond is None else (cond, body))
         self.block(body)
+        self.branch_pays = saved
         self.loop_depth -= 1
         self.indent -= 1
 

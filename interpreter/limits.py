@@ -14,7 +14,7 @@ TEXT_MAX = 100_000  # characters in one text value
 LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
 # Steps: every pass of a loop, every call and every item of a comprehension costs the nodes of
 # rules it works out (a statement, an operator, a value: about one each); scans and copies of a
-# collection cost its length. The shipped games spend at most 130,000 steps a race; a runaway
+# collection cost its length. The shipped games spend at most about 3,000,000 steps a race; a runaway
 # loop meets the budget in a few seconds.
 STEP_BUDGET = 100_000_000
 CHOOSE_STEPS = 20  # a decision (its options were paid for as they were made)

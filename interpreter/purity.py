@@ -237,6 +237,18 @@ def _call_graph(prog: Program) -> dict[str, set[str]]:
     return graph
 
 
+def bodies_and_calls(prog: Program) -> tuple[dict[str, object], dict[str, set[str]]]:
+    """Each function's and rule's body (a rule's with its extensions) and the functions and
+    rules it calls (a function's modifiers' calls too)."""
+    bodies = {name: f.body for name, f in prog.functions.items()}
+    bodies.update((name, (r.body, *r.extensions)) for name, r in prog.rules.items())
+    graph = {name: _calls(body, set()) & bodies.keys() for name, body in bodies.items()}
+    for m in prog.modifiers:
+        if m.target in graph:
+            graph[m.target] |= _calls((m.when, m.value), set()) & bodies.keys()
+    return bodies, graph
+
+
 def recursive_functions(prog: Program) -> set[str]:
     """Functions that can call themselves."""
     return on_cycles(_call_graph(prog))

@@ -259,8 +259,16 @@ def _overflow(value: int):
     raise LimitExceeded(f"{value} is beyond the range of whole numbers (-{INT_MAX} to {INT_MAX})")
 
 
+def _out_at(sid: int):
+    # a rule or function the runtime calls ran out of steps on entry (compile.Gen.paid_calls): its
+    # declaration is where, as no line of it ran
+    exc = OutOfSteps()
+    exc.sid = sid
+    raise exc
+
+
 NAMESPACE = {
-    "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
+    "_out_at": _out_at, "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
     "_plural": _plural, "_render": render, "_mul": _mul, "_at": _at, "_overflow": _overflow,
     "_IMAX": INT_MAX, "_OutOfSteps": OutOfSteps, "_UNSET": _UNSET, "_no_score": _no_score, "_scored": _scored,
@@ -429,9 +437,12 @@ class Game:
                                              "a prefer score, a view or an event's values works too hard, or the "
                                              f"game tells too many lines (each costs {TOLD_LINE_STEPS} steps)")
         if isinstance(exc, OutOfSteps):
-            return self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game",
-                                             BudgetError, "a step is about one value or statement worked out: "
-                                             "a loop or a chain of calls in the rules never ends?")
+            error = self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game",
+                                              BudgetError, "a step is about one value or statement worked out: "
+                                              "a loop or a chain of calls in the rules never ends?")
+            if error.span is None and getattr(exc, "sid", None) is not None:
+                error.span = self.loaded.compiled.spans[exc.sid]
+            return error
         return self.error_from_traceback(tb, _explain(exc))
 
     def spent_apart(self, work):

@@ -1,0 +1,177 @@
+"""What the step budget charges, and where, since the seventh speed round: calls paid by the code
+around them (costs.entry_costs), branches that pay for their dear calls as they are taken, a
+decision's fixed cost, two lists written out joined in place, and rules functions that make no
+closure cells (compile.Gen.bound)."""
+
+from __future__ import annotations
+
+import time
+import types
+
+import pytest
+from pitwall.interpreter import costs
+from pitwall.interpreter.agents import FirstLegal
+from pitwall.interpreter.engine import new_game, player_names
+from pitwall.interpreter.errors import BudgetError
+from pitwall.interpreter.load import build, find_game
+from pitwall.interpreter.runtime import Game
+from test_runtime import HEAD as RUNTIME_HEAD
+
+HEAD = RUNTIME_HEAD + """global big: list of int = range(1, 5000)
+global small: list of int = [1, 2]
+"""
+
+
+def _built(tmp_path, body):
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    return build([path], [])
+
+
+def _game(tmp_path, body, budget=10**7):
+    loaded = _built(tmp_path, body)
+    return loaded, Game(loaded, ["A"], [FirstLegal()], 1, budget=budget, auto_agent=FirstLegal())
+
+
+def _spent(tmp_path, body, budget=10**7) -> int:
+    _, game = _game(tmp_path, body, budget)
+    game.run()
+    return game.budget_total - game.budget[0]
+
+
+def _function(source: str, name: str) -> str:
+    """The lines of a generated function, up to the next one of its level."""
+    start = source.index(f"    def {name}(")
+    end = source.find("\n    def ", start + 1)
+    return source[start:end if end >= 0 else len(source)]
+
+
+def _line(body: str, text: str) -> int:
+    return HEAD.count("\n") + body.split("\n").index(text) + 1
+
+
+def test_a_call_in_a_loop_is_paid_with_the_loop_and_its_callee_charges_nothing_on_entry(tmp_path):
+    body = ("rule main() {\n    for i in range(1, 50) {\n        bump(i)\n    }\n    finish players\n}\n"
+            "rule bump(i: int) {\n    players[0].n += i\n}\n")
+    loaded, _ = _game(tmp_path, body)
+    source = loaded.compiled.source
+    bump = _function(source, "r_bump")
+    assert "players" not in source or "v_n" in bump  # the function itself, read whole
+    assert "_budget" not in bump  # paid where it is called
+    spent = _spent(tmp_path, body)
+    called = _spent(tmp_path, body.replace("        bump(i)\n", "        players[0].n += i\n"))
+    assert spent > called  # the call costs the callee's body and more, not less
+
+
+def test_a_recursive_function_still_pays_on_entry_and_its_runaway_stops_where_it_recurses(tmp_path):
+    body = ("function f(n: int) -> int = if n == 0 then 1 else f(n - 1) + f(n - 1)\n"
+            "rule main() {\n    players[0].n = f(60)\n    finish players\n}\n")
+    _, game = _game(tmp_path, body, 10**6)
+    start = time.perf_counter()
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    assert e.value.span.line == HEAD.count("\n") + 1
+    assert time.perf_counter() - start < 30  # a bound against hanging, not a timing of speed
+
+
+def test_a_branch_pays_for_a_dear_call_only_when_it_is_taken(tmp_path):
+    # `if taken { work() }` in a loop over many: the dear call is paid by the passes that take it
+    work = "rule work() {\n" + "    players[0].n += 1\n" * 60 + "}\n"
+    body = ("rule main() {\n    for i in range(1, 100) {\n        if i == {k} {\n            work()\n        }\n"
+            "    }\n    finish players\n}\n" + work)
+    once = _spent(tmp_path, body.replace("{k}", "1"))
+    never = _spent(tmp_path, body.replace("{k}", "0"))
+    assert once - never >= costs.BRANCH_PAID_OVER  # the one pass that calls it pays for it
+    assert once - never < 2 * (costs.PASS_COST + 60 * 4)  # and only that pass
+
+
+def test_a_branch_s_cheap_call_is_paid_with_the_code_around_it(tmp_path):
+    body = ("rule main() {\n    for i in range(1, 100) {\n        if i == 1 {\n            tick()\n        }\n"
+            "    }\n    finish players\n}\n"
+            "rule tick() {\n    players[0].n += 1\n}\n")
+    loaded, _ = _game(tmp_path, body)
+    source = loaded.compiled.source
+    main = _function(source, "r_main")
+    assert main.count("_budget[0] -=") == 1  # the loop's charge only: no charge of the branch's own
+
+
+def test_a_chain_of_hundreds_of_calls_compiles_and_a_dear_one_stops_at_once(tmp_path):
+    # each function calls the next twice: 2**900 steps, worked out without recursion and capped
+    n = 900
+    chain = "".join(f"function f{i}(x: int) -> int = f{i + 1}(x) + f{i + 1}(x)\n" for i in range(n))
+    body = (chain + f"function f{n}(x: int) -> int = x\n"
+            "rule main() {\n    players[0].n = f0(1)\n    finish players\n}\n")
+    _, game = _game(tmp_path, body, 10**6)
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    # main, called by the game, pays for its whole body on entry: the error is at its declaration
+    assert e.value.span.line == _line(body, "rule main() {")
+
+
+def test_entry_costs_take_the_dearest_branch_and_cap_at_the_budget():
+    graph = {f"f{i}": {f"f{i + 1}"} for i in range(5000)}
+    graph["f5000"] = set()
+    assert costs.entry_costs({}, graph) == {}
+    got = costs.entry_costs({name: ((), False) for name in graph}, graph)
+    assert got["f5000"] == costs.PASS_COST and got["f0"] == costs.PASS_COST  # bodies call nobody here
+
+
+def test_a_decision_costs_the_same_whatever_its_options(tmp_path):
+    body = ("rule main() {\n    repeat 50 {\n        choose x from {list} by players[0]\n        players[0].n = x\n"
+            "    }\n    finish players\n}\n")
+    many = _spent(tmp_path, body.replace("{list}", "big"))
+    few = _spent(tmp_path, body.replace("{list}", "small"))
+    assert many == few
+
+
+def test_a_replay_s_reading_of_every_option_is_side_work(tmp_path):
+    from pitwall.interpreter.agents import Scripted
+
+    body = "rule main() {\n    choose x from big by players[0]\n    players[0].n = x\n    finish players\n}\n"
+    loaded = _built(tmp_path, body)
+    game = Game(loaded, ["A"], [Scripted([("A", "x", "7", None, "here")], "script")], 1, budget=10**6,
+                auto_agent=FirstLegal())
+    side = game.side[0]
+    game.run()
+    assert game.participants[0].n == 7
+    assert side - game.side[0] >= 4999  # a step for each option's words
+
+
+def test_two_lists_written_out_are_joined_in_place_and_others_still_through_the_checked_join(tmp_path):
+    body = ("rule main() {\n    let two = [1, 2] + [3]\n    let more = small + [3]\n"
+            "    players[0].n = len(two) * 10 + len(more)\n    finish players\n}\n")
+    loaded, game = _game(tmp_path, body)
+    assert "([1, 2] + [3])" in loaded.compiled.source and "_cat(_S.g_small, [3])" in loaded.compiled.source
+    game.run()
+    assert game.participants[0].n == 33
+
+
+def _rules_functions(code):
+    """The code of each function generated code defines in _new_game, and what those define."""
+    new_game_code = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "_new_game")
+    return [c for c in new_game_code.co_consts if isinstance(c, types.CodeType)]
+
+
+@pytest.mark.parametrize("game", ["why_first", "street_illegal", "race_formula_90"])
+def test_no_rules_function_of_a_shipped_game_keeps_a_closure_cell(game):
+    # a lambda of an event's values or a prompt, a prefer's def: each takes the locals it reads as
+    # defaults, so the rules function makes no cell at each call
+    g = find_game(game)
+    loaded = build(g.base_files(), [], g)
+    celled = [(c.co_name, c.co_cellvars) for c in _rules_functions(loaded.compiled.code)
+              if c.co_cellvars and c.co_name.startswith(("r_", "f_", "p"))]
+    assert celled == []
+
+
+def test_an_event_s_values_and_a_prefer_read_the_locals_as_they_are_when_made(tmp_path):
+    body = ("event said(v: int, w: int) \"{v} {w}\"\n"
+            "rule main() {\n    let a = 1\n    repeat 3 as i {\n        a = a * 10 + i\n        emit said(a, i)\n"
+            "        choose x from small by players[0] prefer option * a\n        players[0].n += x\n    }\n"
+            "    finish players\n}\n")
+    loaded = _built(tmp_path, body)
+    names = player_names(loaded, 1)
+    game, _ = new_game(loaded, names, ["heuristic"], 1)
+    game.run()
+    told = [e[2] for e in game.log if e[0] == "e"]
+    assert told == [(11, 1), (112, 2), (1123, 3)]
+    assert game.participants[0].n == 6  # the higher option each time: a is positive

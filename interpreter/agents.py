@@ -199,6 +199,7 @@ class Human(Agent):
         self._show_view(by, seen)
         asked = prompt() if callable(prompt) else prompt  # a prompt that names values is worded now
         question = f"{by.name}, {_ask(asked or 'choose ' + decision)}"
+        game.spend_side(len(options))  # every option's words, side work (as a replay's reading of them)
         words = option_words(options)
         if len(options) == 1:  # shown, never waited for: there is nothing to decide
             click.echo(f"{question} {words[0]}, the only legal option.")

@@ -283,6 +283,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.line("def _init():")
         self.indent += 1
         for name, g in p.globals.items():
+            calls = branch_cost(g.default, self.entry_costs)  # _init pays for nothing else: a call pays here
+            if calls:
+                self.pay(str(calls), g.span)
             self.line(f"_S.{GLOBAL_PREFIX}{name} = {self.initial(g)}", g.span)
             self.check_default(f"_S.{GLOBAL_PREFIX}{name}", g)
         self.forget(None)
@@ -445,7 +448,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.line(f"def {self.remembered_name(f, mods)}({self.params(f.params)}):", f.span)
         self.indent += 1
         self.enter_body(f, f.body)
-        self.entry(f)
+        self.entry(f, (f.body, [(m.when, m.value) for m in mods]) if mods else None)  # its modifiers' work too
         if isinstance(f.body, ast.Block):
             # a list worked out in a let cannot leave through a value that is no list: shared safely
             self.lets = shared_lets(self.prog, f) if REMEMBER and f.ret.name not in ("list", "pile") else {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from . import ast
+from .costs import branch_cost
 from .errors import Span
 from .runtime import GLOBAL_PREFIX
 from .types import INT
@@ -233,6 +234,9 @@ class StmtGen:
         event = self.event_number[s.event]
         self.line("if _telling:", s.span)
         values = f"({args})"
+        calls = branch_cost(s.args, self.entry_costs)  # side work: the calls in them paid as they run
+        if calls:
+            values = f"(_charge({calls}), {values})[1]"
         self.line(f"    if _tally is None: _tell({event}, lambda {self.bound(values)}: {values})", s.span)
         self.line(f"    else: _tally[{event}] += 1", s.span)
 

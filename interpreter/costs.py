@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
-from .limits import CHOOSE_STEPS, STEP_BUDGET
+from .limits import CHOOSE_STEPS, INT_MAX
 from .types import T
 
 # What a loop pass and a comprehension item cost beyond the nodes they work out: Python's own work
@@ -14,6 +14,9 @@ from .types import T
 # the budget's few seconds.
 PASS_COST, ITEM_COST = 8, 2
 BRANCH_PAID_OVER = 100  # see branch_cost
+# Parts worked out as side work (a heuristic's scores, an event's values when someone listens):
+# their nodes count where they stand, the calls in them are paid from the side budget as they run
+_SIDE_WORK = {ast.Choose: "prefer", ast.Emit: "args"}
 _LOOPS = (ast.For, ast.While, ast.Repeat, ast.Simultaneous, ast.DeckFor)
 
 
@@ -47,7 +50,8 @@ def weight(node, entries: dict[str, int] | None = None, paid_branches: bool = Fa
     own = CHOOSE_STEPS if isinstance(node, ast.Choose) else 1  # a decision: paid with the code around it
     if entries and isinstance(node, ast.Call):
         own += entries.get(node.name, 0)
-    return own + sum(weight(getattr(node, f.name), entries, paid_branches)
+    side = _SIDE_WORK.get(type(node))
+    return own + sum(weight(getattr(node, f.name), None if f.name == side else entries, paid_branches)
                      for f in attrs.fields(type(node)) if f.name != "span")
 
 
@@ -66,8 +70,8 @@ def entry_costs(bodies: dict[str, tuple[object, bool]], graph: dict[str, set[str
     entry, so a call in a loop adds to the loop's charge and makes none of its own. bodies holds
     none that can call itself (graph: who calls whom), each with paid_branches (see weight): do the
     branches of its `if`s pay for their own calls? Callees are worked out first, without recursion
-    (a hostile chain of thousands of calls). A cost past the whole budget is the budget: a call
-    that dear stops the game either way."""
+    (a hostile chain of thousands of calls). A cost is at most INT_MAX, past any budget a game can
+    have: a call that dear stops the game either way, and its number stays short."""
     costs: dict[str, int] = {}
     for root in bodies:
         work = [root]
@@ -81,7 +85,7 @@ def entry_costs(bodies: dict[str, tuple[object, bool]], graph: dict[str, set[str
                 work.extend(todo)
                 continue
             body, paid_branches = bodies[name]
-            costs[name] = min(PASS_COST + weight(body, costs, paid_branches), STEP_BUDGET + 1)
+            costs[name] = min(PASS_COST + weight(body, costs, paid_branches), INT_MAX)
             work.pop()
     return costs
 

@@ -432,18 +432,19 @@ class Game:
                                              "calls itself without end, or a chain of calls that long (a loop can "
                                              "do such work)")
         if isinstance(exc, OutOfSteps) and getattr(exc, "side", False):
-            return self.error_from_traceback(tb, f"the work for agents, views and narration ran more than "
-                                             f"{self.budget_total} steps in one game", BudgetError,
-                                             "a prefer score, a view or an event's values works too hard, or the "
-                                             f"game tells too many lines (each costs {TOLD_LINE_STEPS} steps)")
-        if isinstance(exc, OutOfSteps):
+            error = self.error_from_traceback(tb, f"the work for agents, views and narration ran more than "
+                                              f"{self.budget_total} steps in one game", BudgetError,
+                                              "a prefer score, a view or an event's values works too hard, or the "
+                                              f"game tells too many lines (each costs {TOLD_LINE_STEPS} steps)")
+        elif isinstance(exc, OutOfSteps):
             error = self.error_from_traceback(tb, f"the rules ran more than {self.budget_total} steps in one game",
                                               BudgetError, "a step is about one value or statement worked out: "
                                               "a loop or a chain of calls in the rules never ends?")
-            if error.span is None and getattr(exc, "sid", None) is not None:
-                error.span = self.loaded.compiled.spans[exc.sid]
-            return error
-        return self.error_from_traceback(tb, _explain(exc))
+        else:
+            return self.error_from_traceback(tb, _explain(exc))
+        if error.span is None and getattr(exc, "sid", None) is not None:
+            error.span = self.loaded.compiled.spans[exc.sid]  # paid on entry from outside the rules (_paid)
+        return error
 
     def spent_apart(self, work):
         """Work for an agent, a listener or a view, which runs in some runs of a game and not in

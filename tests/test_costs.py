@@ -175,3 +175,36 @@ def test_an_event_s_values_and_a_prefer_read_the_locals_as_they_are_when_made(tm
     told = [e[2] for e in game.log if e[0] == "e"]
     assert told == [(11, 1), (112, 2), (1123, 3)]
     assert game.participants[0].n == 6  # the higher option each time: a is positive
+
+
+# 2**30 calls of functions that cannot call themselves: each pays for its callees where it calls them
+CHAIN = "function f0(n: int) -> int = n + 1\n" + "".join(
+    f"function f{k}(n: int) -> int = f{k - 1}(n) + f{k - 1}(n + 1) - f{k - 1}(n)\n" for k in range(1, 31))
+
+
+@pytest.mark.parametrize(("body", "at"), [
+    # a global's first value: _init pays for the calls in it
+    ("global g0: int = f30(1)\nrule main() {\n    finish players\n}\n", "global g0: int = f30(1)"),
+    # a modifier's value: the modified function pays for its modifiers' work on entry
+    ("function h(n: int) -> int = n\nmodify h = result + f30(1)\n"
+     "rule main() {\n    players[0].n = h(1)\n    finish players\n}\n", "function h(n: int) -> int = n"),
+    # an event's values, told: side work, paid from the side budget as it runs
+    ("event said(v: int) \"{v}\"\nrule main() {\n    emit said(f30(1))\n    finish players\n}\n",
+     "    emit said(f30(1))"),
+])
+def test_calls_where_no_code_around_them_charges_are_paid_all_the_same(tmp_path, body, at):
+    loaded = _built(tmp_path, CHAIN + body)
+    names = player_names(loaded, 1)
+    game, _ = new_game(loaded, names, ["first"], 1, budget=10**6)
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    assert e.value.span.line == _line(CHAIN + body, at)
+
+
+def test_an_invariant_that_runs_out_from_outside_the_rules_says_where(tmp_path):
+    body = "invariant ok = f30(1) > 0 \"fine\"\nrule main() {\n    finish players\n}\n"
+    loaded = _built(tmp_path, CHAIN + body)
+    game, _ = new_game(loaded, player_names(loaded, 1), ["first"], 1, budget=10**6)
+    with pytest.raises(BudgetError) as e:
+        game.broken_invariants()
+    assert e.value.span.line == _line(CHAIN + body, "invariant ok = f30(1) > 0 \"fine\"")

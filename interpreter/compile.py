@@ -94,7 +94,8 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.parts: list[tuple] = []
         self.inline_ok = True  # off when a first try made Python's own nesting limits overflow
         pure = pure_functions(prog, types)
-        self.recursive = recursive_functions(prog)  # never written in place, nor remembered per state
+        self.bodies, self.calls = bodies_and_calls(prog)  # who calls whom, worked out once
+        self.recursive = recursive_functions(prog, self.calls)  # never written in place, nor remembered per state
         per_state = state_memo_functions(prog, self.recursive) - pure
         self.pure = pure if REMEMBER else set()  # remembered: see compile_memo.py
         self.per_state = per_state if REMEMBER else set()
@@ -132,9 +133,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         recursion stops), those with modifiers and those that may be remembered (a remembered
         value's steps are its body's, charged again: compile_memo.py), with REMEMBER on or off,
         so that both spend the same steps."""
-        bodies, graph = bodies_and_calls(self.prog)
-        keep = on_cycles(graph) | remembered | self.modified
-        return entry_costs({n: (b, not self.paid_whole(n)) for n, b in bodies.items() if n not in keep}, graph)
+        keep = on_cycles(self.calls) | remembered | self.modified
+        return entry_costs({n: (b, not self.paid_whole(n)) for n, b in self.bodies.items() if n not in keep},
+                           self.calls)
 
     def paid_whole(self, name: str) -> bool:
         """Do the callers of this function pay for its dearest branch, not its branches as they are

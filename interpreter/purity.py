@@ -227,14 +227,11 @@ def _calls(node, out: set[str]) -> set[str]:
     return out
 
 
-def _call_graph(prog: Program) -> dict[str, set[str]]:
-    """Function -> the functions its body (and its modifiers) call."""
+def _call_graph(prog: Program, calls: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
+    """Function -> the functions its body (and its modifiers) call; calls: bodies_and_calls's."""
+    calls = calls if calls is not None else bodies_and_calls(prog)[1]
     functions = prog.functions.keys()
-    graph = {name: _calls(f.body, set()) & functions for name, f in prog.functions.items()}
-    for m in prog.modifiers:
-        if m.target in graph:
-            graph[m.target] |= _calls((m.when, m.value), set()) & functions
-    return graph
+    return {name: calls[name] & functions for name in functions}
 
 
 def bodies_and_calls(prog: Program) -> tuple[dict[str, object], dict[str, set[str]]]:
@@ -249,9 +246,9 @@ def bodies_and_calls(prog: Program) -> tuple[dict[str, object], dict[str, set[st
     return bodies, graph
 
 
-def recursive_functions(prog: Program) -> set[str]:
-    """Functions that can call themselves."""
-    return on_cycles(_call_graph(prog))
+def recursive_functions(prog: Program, calls: dict[str, set[str]] | None = None) -> set[str]:
+    """Functions that can call themselves (through other functions)."""
+    return on_cycles(_call_graph(prog, calls))
 
 
 def on_cycles(graph: dict[str, set[str]]) -> set[str]:

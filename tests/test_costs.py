@@ -9,10 +9,11 @@ import time
 import types
 
 import pytest
-from pitwall.interpreter import costs
+from pitwall.interpreter import ast, costs
 from pitwall.interpreter.agents import FirstLegal
 from pitwall.interpreter.engine import new_game, player_names
 from pitwall.interpreter.errors import BudgetError
+from pitwall.interpreter.limits import INT_MAX
 from pitwall.interpreter.load import build, find_game
 from pitwall.interpreter.runtime import Game
 from test_runtime import HEAD as RUNTIME_HEAD
@@ -56,7 +57,7 @@ def test_a_call_in_a_loop_is_paid_with_the_loop_and_its_callee_charges_nothing_o
     loaded, _ = _game(tmp_path, body)
     source = loaded.compiled.source
     bump = _function(source, "r_bump")
-    assert "players" not in source or "v_n" in bump  # the function itself, read whole
+    assert "v_n" in bump  # the function itself, read whole
     assert "_budget" not in bump  # paid where it is called
     spent = _spent(tmp_path, body)
     called = _spent(tmp_path, body.replace("        bump(i)\n", "        players[0].n += i\n"))
@@ -108,12 +109,32 @@ def test_a_chain_of_hundreds_of_calls_compiles_and_a_dear_one_stops_at_once(tmp_
     assert e.value.span.line == _line(body, "rule main() {")
 
 
-def test_entry_costs_take_the_dearest_branch_and_cap_at_the_budget():
-    graph = {f"f{i}": {f"f{i + 1}"} for i in range(5000)}
-    graph["f5000"] = set()
-    assert costs.entry_costs({}, graph) == {}
-    got = costs.entry_costs({name: ((), False) for name in graph}, graph)
-    assert got["f5000"] == costs.PASS_COST and got["f0"] == costs.PASS_COST  # bodies call nobody here
+def _calls_of(name: str, n: int) -> tuple:
+    return tuple(ast.CallStmt(ast.Call(name, ())) for _ in range(n))
+
+
+def test_entry_costs_take_the_dearest_branch_and_cap_at_int_max():
+    # f0 calls f1 twice, f1 calls f2 twice, ... 5,000 deep: worked out without recursion, capped
+    chain = {f"f{i}": (ast.Block(_calls_of(f"f{i + 1}", 2)), False) for i in range(5000)}
+    chain["f5000"] = (ast.Block(()), False)
+    graph = {name: {f"f{int(name[1:]) + 1}"} if name != "f5000" else set() for name in chain}
+    got = costs.entry_costs(chain, graph)
+    block = 1  # a body's block is a node
+    assert got["f5000"] == costs.PASS_COST + block
+    assert got["f4999"] == costs.PASS_COST + block + 2 * (2 + got["f5000"])  # each call: its statement, itself
+    assert got["f0"] == INT_MAX
+    # an `if` whose branches call g once and twice: callers pay the dearer branch; with paid_branches,
+    # the code around it pays the nodes, and the calls too while they are cheap, else each branch its own
+    twice = ast.If(((ast.Bool(True), ast.Block(_calls_of("g", 1))),), ast.Block(_calls_of("g", 2)))
+    nodes = costs.weight(ast.Block((twice,)))  # every node of both branches
+    for g_calls, cheap in ((0, True), (12, False)):  # g calls z 12 times: past BRANCH_PAID_OVER twice over
+        bodies = {"z": (ast.Block(()), False), "g": (ast.Block(_calls_of("z", g_calls)), False),
+                  "h": (ast.Block((twice,)), False), "k": (ast.Block((twice,)), True)}
+        got = costs.entry_costs(bodies, {"z": set(), "g": {"z"}, "h": {"g"}, "k": {"g"}})
+        assert (2 * got["g"] <= costs.BRANCH_PAID_OVER) == cheap
+        assert got["h"] == costs.PASS_COST + 1 + 1 + 1 + (1 + 2 * (2 + got["g"]))  # block, if, cond, dearest
+        assert got["k"] == costs.PASS_COST + nodes + (2 * got["g"] if cheap else 0)
+        assert costs.branch_cost(ast.Block(_calls_of("g", 2)), got) == 2 * got["g"]  # what that branch pays
 
 
 def test_a_decision_costs_the_same_whatever_its_options(tmp_path):

@@ -43,13 +43,15 @@ class GameDir:
     @property
     def ref(self) -> str:
         """How records and worker processes name the game: its name if shipped, else its folder."""
-        return self.name if self.path.parent == _shipped() else str(self.path)
+        return self.name if self.path.parent == _resolved(GAMES) else str(self.path)
 
 
 @functools.cache
-def _shipped() -> Path:
-    # resolved once: every new game names its game (a resolve is a walk of the file system)
-    return GAMES.resolve()
+def _resolved(folder: Path) -> Path:
+    # resolved once per folder: every new game names its game (a resolve is a walk of the file
+    # system). Keyed by the folder, not made once: a test that puts the games elsewhere must not
+    # leave its folder behind for the games after it (a record would name them by path).
+    return folder.resolve()
 
 
 @attrs.frozen

@@ -214,3 +214,22 @@ def test_a_game_stopped_part_way_with_a_kept_variant_resumes(tmp_path):
     r = invoke("resume", rec)
     assert r.exit_code == 0, r.output
     assert rec.read_text(encoding="utf-8").splitlines() == lines
+
+
+def test_a_games_folder_moved_for_one_test_leaves_no_trace_in_later_records(tmp_path, monkeypatch):
+    # The shipped games' folder, resolved once for speed, is resolved per folder: a test (or an
+    # embedding program) that points the loader elsewhere first must not leave later records
+    # naming the shipped games by their path. Found by running the suite in two processes.
+    from pitwall.interpreter import load as load_module
+
+    real = load_module.GAMES
+    elsewhere = tmp_path / "games"
+    elsewhere.mkdir()
+    (elsewhere / "why_first").symlink_to(real / "why_first")
+    monkeypatch.setattr(load_module, "GAMES", elsewhere)
+    assert find_game("why-first").ref == "why_first"  # beside the games the loader sees: by name
+    monkeypatch.setattr(load_module, "GAMES", real)
+    assert find_game("why-first").ref == "why_first"
+    load.cache_clear()
+    assert _header(_played(tmp_path, "why-first", "-p", "2"))["game"] == "why_first"
+    assert load_module.GameDir("mine", tmp_path / "mine").ref == str(tmp_path / "mine")

@@ -47,7 +47,8 @@ import pytest
 ATTACKS = Path(__file__).parent / "attacks"
 HEADER = re.compile(r"^#\s*(?P<what>.+?)\s+--\s+expect(?: (?P<mode>check|ok))?:\s*(?P<rx>.+?)\s*$")
 CANARY = "canary-7f3e9b21-do-not-print"
-LIMIT = 10  # seconds for one command; the subprocess of a case is killed after all its commands' worth
+LIMIT = 10  # seconds of CPU for one command (three times that on the clock); the subprocess of a
+# case is killed after all its commands' clock time
 MEMORY = 1 << 30  # bytes of address space for a case: a memory bomb fails fast instead of swapping
 HUMAN_ANSWERS = "1\n" * 400
 
@@ -65,23 +66,31 @@ from pitwall.cli import cli
 class Hung(BaseException):
     pass
 
-def alarm(signum, frame):
-    raise Hung()
+def stop(signum, frame):
+    raise Hung(signum)
 
-signal.signal(signal.SIGALRM, alarm)
+# The limit is CPU time (a budget must stop the work within seconds of it, whatever else the
+# machine runs: a parallel test run, a neighbour); a wait that spends none, three times as long
+# on the clock.
+signal.signal(signal.SIGPROF, stop)
+signal.signal(signal.SIGALRM, stop)
 out = []
 for args, stdin, limit in json.loads(sys.stdin.read()):
     start = time.perf_counter()
-    signal.alarm(limit)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    signal.alarm(3 * limit)
     try:
         r = CliRunner().invoke(cli, args, input=stdin, catch_exceptions=True)
         crash = ""
         if r.exception is not None and not isinstance(r.exception, SystemExit):
             crash = "".join(traceback.format_exception(*r.exc_info))
         code, stdout, stderr = r.exit_code, r.stdout, r.stderr
-    except Hung:
-        code, stdout, stderr, crash = None, "", "", "hung: still running after %d s" % limit
+    except Hung as h:
+        code, stdout, stderr = None, "", ""
+        crash = ("hung: still working after %d s of CPU" % limit if h.args[0] == signal.SIGPROF
+                 else "hung: still waiting after %d s" % (3 * limit))
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.alarm(0)
     out.append({"exit": code, "stdout": stdout, "stderr": stderr, "crash": crash,
                 "seconds": round(time.perf_counter() - start, 2)})
@@ -98,14 +107,15 @@ def _limit_memory():  # in the child, before exec
 def run_cli(commands: list[tuple[list[str], str]], cwd: Path, env: dict | None = None) -> list[dict]:
     """Run `pitwall ARGS` for each (args, stdin) in one subprocess; one result dict per command run.
 
-    A command still running after LIMIT seconds, or a subprocess that has to be killed, gives a
-    result with exit None and what happened in 'crash'."""
+    A command still working after LIMIT seconds of CPU (or waiting three times that on the clock),
+    or a subprocess that has to be killed, gives a result with exit None and what happened in
+    'crash'."""
     env = {**os.environ, "PITWALL_SECRET_CANARY": CANARY, "PITWALL_NO_CACHE": "1", **(env or {})}
     payload = json.dumps([[list(map(str, args)), stdin, LIMIT] for args, stdin in commands])
     start = time.perf_counter()
     try:
         p = subprocess.run([sys.executable, "-c", DRIVER], input=payload, cwd=cwd, env=env, capture_output=True,
-                           text=True, timeout=LIMIT * len(commands) + 5, preexec_fn=_limit_memory)
+                           text=True, timeout=3 * LIMIT * len(commands) + 5, preexec_fn=_limit_memory)
     except subprocess.TimeoutExpired as e:
         return [{"exit": None, "stdout": "", "stderr": "", "seconds": round(time.perf_counter() - start, 2),
                  "crash": f"killed: the case ran past {e.timeout} s (a hang Python's alarm could not stop)"}]
@@ -544,6 +554,16 @@ def test_the_canary_is_seen_by_the_cases():
     env = {**os.environ, "PITWALL_SECRET_CANARY": CANARY}
     assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.strip() \
         == CANARY
+
+
+def test_the_cases_limit_is_cpu_time_and_stops_a_command_that_spends_it(tmp_path, monkeypatch):
+    """The harness works: a command still working at the limit is stopped and reported as hung, and
+    the limit counts CPU, so a parallel run or a busy neighbour does not make a budget look slow."""
+    monkeypatch.setattr(sys.modules[__name__], "LIMIT", 1)
+    variant = ATTACKS / "variant_huge_stages.pw"  # a budget's worth of work: seconds, more than 1
+    [played] = run_cli([(["play", "why_first", "-v", variant], "")], tmp_path)
+    assert played["exit"] is None and played["crash"] == "hung: still working after 1 s of CPU", played
+    assert 0.9 < played["seconds"] < 10, played
 
 
 def _game_of(folder: Path, body: str) -> Path:

@@ -14,11 +14,8 @@ from __future__ import annotations
 import ast as pyast
 import re
 
-import attrs
-
-from . import ast
+from . import ast, compiled
 from .compile_arith import QUICK, ArithGen
-from .compile_cache import cached
 from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
 from .compile_hoist import HoistGen
@@ -26,6 +23,7 @@ from .compile_inline import InlineGen
 from .compile_memo import MemoGen
 from .compile_ranges import RangeGen
 from .compile_stmt import StmtGen
+from .compiled import Compiled
 from .costs import (
     BRANCH_PAID_OVER,
     ITEM_COST,
@@ -63,18 +61,6 @@ METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort
            "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of", "_charge")
 
 
-@attrs.frozen
-class Compiled:
-    source: str
-    code: object
-    linemap: tuple[Span | None, ...]
-    spans: tuple[Span, ...]  # span table referenced by index from generated code
-    events: tuple[str, ...]
-    event_params: tuple[tuple[str, ...], ...]
-    templates: tuple[tuple, ...]  # each event's parsed template
-    parts: tuple[tuple, ...]  # every parsed template, as generated code names them: _T[i]
-
-
 class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
@@ -97,15 +83,15 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.bodies, self.calls = bodies_and_calls(prog)  # who calls whom, worked out once
         self.recursive = recursive_functions(prog, self.calls)  # never written in place, nor remembered per state
         per_state = state_memo_functions(prog, self.recursive) - pure
-        self.pure = pure if REMEMBER else set()  # remembered: see compile_memo.py
-        self.per_state = per_state if REMEMBER else set()
+        self.pure = pure if compiled.REMEMBER else set()  # remembered: see compile_memo.py
+        self.per_state = per_state if compiled.REMEMBER else set()
         self._remembered = pure | per_state
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
         self.memo_switches: list[tuple[str, str, str]] = []  # (function, body's name, record): see bind
         self.passes = []  # the comprehensions around the expression being compiled (compile_hoist.py)
-        self.hoisting = REMEMBER  # loop-invariant parts kept (compile_hoist.py): a fast path too
+        self.hoisting = compiled.REMEMBER  # loop-invariant parts kept (compile_hoist.py): a fast path too
         self.pre: dict[int, str] = {}  # expressions already worked out into locals (compile_flat.py)
         self.comp_seen: dict[int, bool] = {}  # does an expression hold a comprehension?
         self.as_expressions: dict[str, object] = {}  # functions of `if`s and `return`s as one expression
@@ -452,7 +438,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.entry(f, (f.body, [(m.when, m.value) for m in mods]) if mods else None)  # its modifiers' work too
         if isinstance(f.body, ast.Block):
             # a list worked out in a let cannot leave through a value that is no list: shared safely
-            self.lets = shared_lets(self.prog, f) if REMEMBER and f.ret.name not in ("list", "pile") else {}
+            self.lets = shared_lets(self.prog, f) if compiled.REMEMBER and f.ret.name not in ("list", "pile") else {}
             self.function_params = f.params
             self.block(f.body)
             self.lets = {}
@@ -758,19 +744,8 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
 
 
-# False compiles the plain code, which remembers no function's values: tests/test_speed_paths.py
-# checks that both play every game alike, step for step
-REMEMBER = True
-
-
-def compile_program(prog: Program, types: dict[int, T]) -> Compiled:
-    """The program's Python code: from the user's cache when these rules were compiled before."""
-    if not REMEMBER:
-        return _compile_program(prog, types)
-    return cached(prog, lambda: _compile_program(prog, types))
-
-
-def _compile_program(prog: Program, types: dict[int, T]) -> Compiled:
+def make_program(prog: Program, types: dict[int, T]) -> Compiled:
+    """The program's Python code, made anew (compile_cache.compile_program: from the cache if it can)."""
     try:
         g, code = _generate(prog, types, inline=True)
     except (SyntaxError, RecursionError, MemoryError):

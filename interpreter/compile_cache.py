@@ -17,6 +17,8 @@ import pickle
 from pathlib import Path
 
 from .. import __version__
+from . import compiled
+from .compiled import Compiled
 from .parse import _store, cache_dir
 
 
@@ -40,13 +42,26 @@ def _key(prog) -> str:
     return h.hexdigest()[:32]
 
 
+def compile_program(prog, types) -> Compiled:
+    """The program's Python code: from the user's cache when these rules were compiled before. The
+    code generator is imported only when it must run, so a `pitwall check` or a game of rules
+    compiled before never loads it (a tenth of check's time)."""
+
+    def make() -> Compiled:
+        from .compile import make_program
+
+        return make_program(prog, types)
+
+    if not compiled.REMEMBER:
+        return make()
+    return cached(prog, make)
+
+
 def cached(prog, make):
     """The Compiled of `prog`: from the cache, else made by make() and kept."""
     root = cache_dir()
     if root is None or not prog.sources:
         return make()
-    from .compile import Compiled
-
     path = root / f"compiled-{_key(prog)}.pickle"
     if path.exists():
         try:

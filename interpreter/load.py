@@ -13,14 +13,15 @@ import attrs
 from . import ast
 from .blame import blame
 from .check import check
-from .compile import GENERATED, Compiled, compile_program
+from .compile_cache import compile_program
+from .compiled import Compiled
 from .errors import PitwallError, read_text
 from .limits import FILES_MAX, INCLUDE_DEPTH_MAX, LOAD_BUDGET
 from .link import Program, apply_settings, link
 from .overrides import is_override, override_variant, refuse_settings
 from .parse import parse_file
 from .requires import Unmet, unmet, unmet_error
-from .runtime import NAMESPACE, SAFE_BUILTINS, load_error, metered, rules_span
+from .runtime import GENERATED, NAMESPACE, SAFE_BUILTINS, load_error, metered, rules_span
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 EXT = ".pw"

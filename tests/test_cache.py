@@ -70,3 +70,22 @@ def test_the_parsers_tables_from_the_cache_parse_alike(cache, monkeypatch):
     assert len(list(cache.glob("machine-*.pickle"))) == 1
     monkeypatch.setattr(parse, "_machine", None)
     assert parse.parse(text, "rules.pw") == fresh  # this time from the pickled tables
+
+
+def test_checking_rules_compiled_before_never_imports_the_code_generator(cache):
+    # compile_cache.compile_program imports the generator only when it must run: a check of rules
+    # in the cache reads them back without it (its modules are a tenth of `pitwall check`'s time)
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom pitwall.cli import cli\n"
+             "r = CliRunner().invoke(cli, ['check', 'games/why_first/rules.pw'])\n"
+             "print(r.exit_code, 'pitwall.interpreter.compile' in sys.modules)\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache.parent)}
+    env.pop("PITWALL_NO_CACHE", None)
+    runs = [subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True)
+            for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["0", "True"], ["0", "False"]], [r.stderr for r in runs]
+    assert any(cache.glob("compiled-*.pickle"))

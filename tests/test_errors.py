@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from pitwall.interpreter.check import check
-from pitwall.interpreter.compile import compile_program
+from pitwall.interpreter.compile_cache import compile_program
 from pitwall.interpreter.errors import CheckErrors, PitwallError, RulesSyntaxError, render
 from pitwall.interpreter.link import link
 from pitwall.interpreter.load import module_namespace, run_module

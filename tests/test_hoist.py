@@ -6,7 +6,7 @@ must agree on every value and every step."""
 from __future__ import annotations
 
 import pytest
-from pitwall.interpreter import compile as compile_module
+from pitwall.interpreter import compiled as compile_module
 from pitwall.interpreter import runtime
 from pitwall.interpreter.agents import FirstLegal
 from pitwall.interpreter.load import build

@@ -4,7 +4,7 @@ the same steps spent, of the game's budget and of the side budget.
 Fast: functions remembered by their arguments or per state of the game (compile_memo.py),
 loop-invariant parts of comprehensions kept (compile_hoist.py), and, in a game nobody records,
 random and heuristic seats picking in generated code without asking their agents
-(compile_choose.py). Plain: code compiled with compile.REMEMBER off, and every decision through
+(compile_choose.py). Plain: code compiled with compiled.REMEMBER off, and every decision through
 Game.choose's general path (runtime.QUICK_SEATS off). Seats mix heuristic, random and first-legal
 agents, so every kind of decision meets both kinds of code.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from leaks import garbage_of_ours
-from pitwall.interpreter import compile as compile_module
+from pitwall.interpreter import compiled as compile_module
 from pitwall.interpreter import runtime
 from pitwall.interpreter.engine import new_game, player_names
 from pitwall.interpreter.load import build, find_game

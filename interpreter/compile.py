@@ -85,7 +85,6 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         per_state = state_memo_functions(prog, self.recursive) - pure
         self.pure = pure if compiled.REMEMBER else set()  # remembered: see compile_memo.py
         self.per_state = per_state if compiled.REMEMBER else set()
-        self._remembered = pure | per_state
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
@@ -107,7 +106,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.card_bounds: dict[tuple[str, str], int | None] = {}
         self.const_bounds: dict[str, int | None] | None = None  # worked out at the first use
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
-        self.entry_costs = self.paid_at_calls(self._remembered)
+        self.entry_costs = self.paid_at_calls(pure | per_state)  # remembered or not, the same steps
         # Do the branches of an `if` pay for their calls? Not at the top of a function whose callers
         # pay for its body, dearest branch and all (paid_at_calls); elsewhere they do
         self.branch_pays = True

@@ -594,9 +594,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
             "clamp": lambda: self.clamp(*args),
             "reverse": lambda: f"list(reversed(_spend({args[0]})))",
             "unique": lambda: f"list(dict.fromkeys(_spend({args[0]}, 3)))",
-            "first": lambda: _end_of(args[0], "0", "_first"),
-            "last": lambda: _end_of(args[0], "-1", "_last"),
-            "top": lambda: _end_of(args[0], "-1", "_last"),
+            "first": lambda: _end_of(args[0], "0"),
+            "last": lambda: _end_of(args[0], "-1"),
+            "top": lambda: _end_of(args[0], "-1"),
             "player": lambda: f"_player({args[0]}, {self.sid(c.span)})",
             "range": lambda: f"_range({args[0]}, {args[1]})",
             "text": lambda: f"_text({args[0]})",
@@ -729,6 +729,10 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
                 right = f"_deep({right})"
             elif not (isinstance(e.right, ast.Str) and len(e.right.value) >> 6 == 0):  # _chars would charge 0
                 right = f"_chars({right})"
+        elif e.op in ("==", "!=") and self.type_of(e.left).kind in _ITSELF and self.type_of(e.right).kind in _ITSELF:
+            # a card or participant is equal only to itself (none of their classes has __eq__):
+            # `is` gives the same answer without Python's rich comparison, which CPython does not specialize
+            return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
         return f"({left} {op} {right})"
 
@@ -769,14 +773,15 @@ def _generate(prog: Program, types: dict[int, T], inline: bool):
 
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_ITSELF = ("card", "participant", "none")  # kinds of values equal only to themselves
 _PLACE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")
 
 
-def _end_of(xs: str, index: str, helper: str) -> str:
-    """A pile's top or bottom, inlined when the pile is a plain name or field (hot in card games)."""
-    if _PLACE.fullmatch(xs):
-        return f"({xs}[{index}] if {xs} else None)"
-    return f"{helper}({xs})"
+def _end_of(xs: str, index: str) -> str:
+    """A list's or pile's first or last item, none if it is empty (a pile's top: hot in card games).
+    `(xs or (None,))[i]` works xs out once, and an empty one's none comes from a constant: cheaper
+    than testing xs and reading it again (`xs[-1]` is a subscript CPython does not specialize)."""
+    return f"({xs} or (None,))[{index}]" if _PLACE.fullmatch(xs) else f"(({xs}) or (None,))[{index}]"
 
 
 def _display(code: str) -> bool:

@@ -38,8 +38,7 @@ _CANDIDATES = (ast.Call, ast.Aggregate)
 # steps, no rule's or function's call, no dice); their names and operators
 _CHEAP_PARTS = (ast.Field, ast.BinOp, ast.UnOp, ast.Cond, ast.Call, ast.Index)
 _CALLED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_COSTLESS = {"if", "else", "and", "or", "not", "is", "in", "len", "abs", "min", "max", "_at", "_mul", "_first",
-             "_last"}
+_COSTLESS = {"if", "else", "and", "or", "not", "is", "in", "len", "abs", "min", "max", "_at", "_mul"}
 
 
 def _over_collection(e) -> bool:

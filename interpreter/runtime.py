@@ -125,14 +125,6 @@ def field_of(obj, name: str):
     raise LimitExceeded(f"{obj._kind} has no field {name!r}")
 
 
-def _first(xs):
-    return xs[0] if xs else None
-
-
-def _last(xs):
-    return xs[-1] if xs else None
-
-
 def _min(xs):
     return min(xs)
 
@@ -268,7 +260,7 @@ def _out_at(sid: int):
 
 
 NAMESPACE = {
-    "_out_at": _out_at, "_Card": _Card, "_Participant": _Participant, "_first": _first, "_last": _last, "_min": _min,
+    "_out_at": _out_at, "_Card": _Card, "_Participant": _Participant, "_min": _min,
     "_max": _max, "_max_by": _max_by, "_min_by": _min_by, "_sort_by": _sort_by, "_text": _text,
     "_plural": _plural, "_render": render, "_mul": _mul, "_at": _at, "_overflow": _overflow,
     "_IMAX": INT_MAX, "_OutOfSteps": OutOfSteps, "_UNSET": _UNSET, "_no_score": _no_score, "_scored": _scored,

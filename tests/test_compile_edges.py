@@ -405,3 +405,41 @@ def test_functions_on_a_cycle_of_calls_are_those_that_reach_themselves():
         edges = rng.random() * 2.5
         graph = {f"f{i}": {f"f{rng.randrange(n)}" for _ in range(int(rng.random() * edges * 2))} for i in range(n)}
         assert on_cycles(graph) == reach_themselves(graph), graph
+
+
+def test_the_ends_of_lists_and_the_equality_of_cards_and_participants(tmp_path):
+    # first/last/top compile to `(xs or (None,))[i]`, and == of cards and participants to `is`
+    body = """global stack: pile of C = cards
+rule main() {
+    let a = first(players)
+    let b = last(players)
+    draw 2 from stack to a.hand
+    let t = top(a.hand)
+    let f = first(a.hand)
+    emit told(if t == f then 1 else 0)
+    emit told(if t == top(a.hand) and t != f then 1 else 0)
+    emit told(if top(b.hand) == none and first(b.hand) == none and none == last(b.hand) then 1 else 0)
+    emit told(if t != none and a != none and nobody == none then 1 else 0)
+    emit told(if a == b or a != first(players) then 1 else 0)
+    emit told(last([x for x in xs if x > 0]))
+    emit told(first(if a == b then ys else xs))
+    emit told(last(xs + ys))
+    emit told(if top(if t == f then b.hand else a.hand) == t then 1 else 0)
+    emit told(if first(y for y in ys if y > 100) == last(ys) then 1 else 0)
+    finish [a]
+}
+"""
+    assert _play(tmp_path, body) == ("told", [0, 1, 1, 1, 0, 9, 3, 0, 1, 0])
+    made = build([tmp_path / "g.pw"], []).compiled.source
+    assert "(l_t is l_f)" in made and "(l_b.v_hand or (None,))[-1]" in made
+
+
+def test_a_field_of_an_empty_piles_top_is_a_positioned_error(tmp_path):
+    body = """rule main() {
+    emit told(top(last(players).hand).v)
+    finish players
+}
+"""
+    got = _play(tmp_path, body)
+    assert got == ("error", "a value is 'none' here (an empty pile's top, or an unset participant)",
+                   _line(body, "    emit told(top(last(players).hand).v)"))

@@ -780,7 +780,7 @@ _PLACE = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*")
 def _end_of(xs: str, index: str) -> str:
     """A list's or pile's first or last item, none if it is empty (a pile's top: hot in card games).
     `(xs or (None,))[i]` works xs out once, and an empty one's none comes from a constant: cheaper
-    than testing xs and reading it again (`xs[-1]` is a subscript CPython does not specialize)."""
+    than testing xs and reading it again for the subscript."""
     return f"({xs} or (None,))[{index}]" if _PLACE.fullmatch(xs) else f"(({xs}) or (None,))[{index}]"
 
 

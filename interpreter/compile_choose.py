@@ -57,7 +57,8 @@ class ChooseGen:
         self.line(f"{place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})",
                   s.span)
         self.indent -= 1
-        self.check_int(place, self.type_of(t), s.span)  # an option is a list's item, which nobody checked
+        if not self.options_in_range(s.options):
+            self.check_int(place, self.type_of(t), s.span)  # an option is a list's item, which nobody checked
         if self.changes_state(t):
             self.forget(s.span)
 

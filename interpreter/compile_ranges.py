@@ -10,7 +10,9 @@ conditions of such values. Sums and differences are checked unless the sizes of 
 up to no more than the range (literals, constants, and the fields of cards: cards are printed, so
 a field holds one of the numbers the decks' rows print there; see magnitude). Loop variables,
 chosen values and list items are checked (a list's items are not checked when it is made), and
-so is what a function returns unless its body is itself such a value.
+so is what a function returns unless its body is itself such a value. A value chosen from a
+`range` whose ends are known in range is not checked, and a map's entry (made only by a choice)
+is known in range.
 
 A parameter is checked where the function or rule is entered, unless every call of it in the
 program passes a value known in range there (calls_in_range, worked out before the code). A
@@ -77,7 +79,14 @@ class RangeGen:
             return e.name == "count"
         if isinstance(e, ast.Call):
             return self._known_call(e, unknown, calls)
+        if isinstance(e, ast.Index):  # a map's entry: a chosen value, in range where it was chosen
+            return self.type_of(e.obj).kind == "map"
         return False
+
+    def options_in_range(self, options) -> bool:
+        """Are the options of a choice whole numbers known in range: a `range` whose ends are?"""
+        return (isinstance(options, ast.Call) and options.name == "range" and options.name not in self.prog.functions
+                and all(self.known_in_range(a, self.unchecked) for a in options.args))
 
     def magnitude(self, e, unknown, calls: tuple[str, ...] = ()) -> int | None:
         """A bound of the whole number e's size (None: not known), for sums: a literal's, a

@@ -443,3 +443,43 @@ def test_a_field_of_an_empty_piles_top_is_a_positioned_error(tmp_path):
     got = _play(tmp_path, body)
     assert got == ("error", "a value is 'none' here (an empty pile's top, or an unset participant)",
                    _line(body, "    emit told(top(last(players).hand).v)"))
+
+
+def test_a_value_chosen_from_a_range_needs_no_check_and_a_maps_entries_are_in_range(tmp_path):
+    # each option of `range(a, b)` lies between ends known in range, and a map's entries are chosen
+    # values: neither is checked again; a value chosen from a list still is
+    body = """global total: int = 0
+rule add(x: int) {
+    total += x
+}
+rule main() {
+    choose n from range(1, 3) by first(players)
+    choose k from [5, 6] by first(players)
+    simultaneous p in players {
+        choose bid[p] from range(0, len(xs))
+    }
+    add(n)
+    add(k)
+    add(bid[first(players)] + bid[last(players)])
+    emit told(total)
+    finish players
+}
+"""
+    assert _play(tmp_path, body) == ("told", [1 + 5 + 0 + 0])  # the first legal option of each
+    made = build([tmp_path / "g.pw"], []).compiled.source
+    assert "_overflow(l_n)" not in made and "_overflow(l_k)" in made
+    assert "_overflow(l_bid" not in made
+
+
+def test_a_map_entry_chosen_from_a_list_is_checked_where_it_is_chosen(tmp_path):
+    body = """rule main() {
+    simultaneous p in players {
+        choose bid[p] from [big + 1, big + 3]
+    }
+    emit told(bid[first(players)] / 2)
+    finish players
+}
+"""
+    got = _play(tmp_path, body)
+    assert got == ("error", f"{2**63} is beyond the range of whole numbers (-{2**63 - 1} to {2**63 - 1})",
+                   _line(body, "        choose bid[p] from [big + 1, big + 3]"))

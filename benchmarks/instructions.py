@@ -45,10 +45,13 @@ for seed in range(n):
 """
 
 
+def _play(game: str, kind: str, games: int) -> list[str]:
+    """The command that plays `games` seeded games of one kind."""
+    return [sys.executable, "-c", _PLAY.format(here=str(HERE)), game, str(PLAYERS[game]), kind, str(games)]
+
+
 def _count(game: str, kind: str, games: int, out: str = "/dev/null") -> int:
-    code = _PLAY.format(here=str(HERE))
-    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
-                           code, game, str(PLAYERS[game]), kind, str(games)],
+    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *_play(game, kind, games)],
                           capture_output=True, text=True, check=True, env=dict(os.environ))
     return int(re.search(r"Collected : (\d+)", done.stderr)[1])
 
@@ -56,8 +59,7 @@ def _count(game: str, kind: str, games: int, out: str = "/dev/null") -> int:
 def _warm(game: str, kind: str) -> None:
     """Load once outside valgrind: rules compiled since the last run fill the user's cache here,
     not in whichever count comes first (which would then hold a compilation the other lacks)."""
-    subprocess.run([sys.executable, "-c", _PLAY.format(here=str(HERE)), game, str(PLAYERS[game]), kind, "0"],
-                   capture_output=True, check=True)
+    subprocess.run(_play(game, kind, 0), capture_output=True, check=True)
 
 
 def per_game(game: str, kind: str, games: int) -> float:

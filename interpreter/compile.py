@@ -56,8 +56,10 @@ GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) f
 # The names generated code gives a rules function's locals: its parameters and lets, loop variables,
 # temporaries (what Gen.bound binds)
 _LOCAL = re.compile(r"l_\w+|t\d+_\w+|_[a-z]\d+")
+# A def as the compiler writes it, inside a game: its body says `nonlocal _B` first (Gen.line)
+_DEF = re.compile(r"\s*def \w+\(.*\):")
 # The helpers that spend from the budget a set of functions keeps (budget.metered)
-METERED = ("_budget", "_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
+METERED = ("_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_deep", "_chars",
            "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of", "_charge")
 
 
@@ -186,6 +188,16 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
             self.last_span = span
         self.lines.append("    " * self.indent + text)
         self.linemap.append(span)
+        if self.game_start is not None and _DEF.fullmatch(text):
+            # every function of a game may spend: the budget is the game's variable, not a local
+            self.lines.append("    " * self.indent + text[: len(text) - len(text.lstrip())] + "    nonlocal _B")
+            self.linemap.append(span)
+
+    @property
+    def B(self) -> str:
+        """The budget in code: inside a game's functions the variable _B itself (a closure's cell:
+        runtime.CodeSet), in the module's load-time code the view of the load's budget."""
+        return "_budget[0]" if self.game_start is None else "_B"
 
     def sid(self, span: Span) -> int:
         if span not in self.span_ids:
@@ -221,9 +233,13 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.pay(str(cost) if passes is None else f"{passes} * {cost}", span)
 
     def pay(self, steps: str, span: Span | None) -> None:
-        """Spend steps (code) from the budget, stopping the game where it runs out."""
-        self.line(f"_budget[0] -= {steps}", span)
-        self.line("if _budget[0] < 0: _over()", span)
+        """Spend steps (code) from the budget, stopping the game where it runs out: in a game one
+        line, the charge and its test (eight bytecodes and the amount's own)."""
+        if self.game_start is None:
+            self.line(f"_budget[0] -= {steps}", span)
+            self.line("if _budget[0] < 0: _over()", span)
+        else:
+            self.line(f"if (_B := _B - ({steps})) < 0: _over()", span)
 
     def check_int(self, place: str, t: T, span: Span) -> None:
         """A whole number stored in a variable, field or parameter stays within the range."""
@@ -257,9 +273,15 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         # One set of the rules' functions serves game after game (runtime.CodeSet): made with the
         # budget and helpers it keeps, then bound to each game in turn by _bind (the game's methods
         # and state), and unbound when the game closes. Making them anew took a fifth of a short game.
+        # The budget is a variable of the game's functions, _B, free in _new_game: the maker around
+        # it gives it one, and runtime.CodeSet makes _new_game anew around the cell of its helpers'.
+        self.line("def _new_game_maker():")
+        self.indent += 1
+        self.line("_B = 0")
         self.line("def _new_game(_m):")
         self.game_start = len(self.lines)
         self.indent += 1
+        self.line("nonlocal _B")
         self.line(f"{', '.join(METERED)} = (_m[n] for n in {METERED!r})")
         self.line(" = ".join(GAME_BOUND) + " = None")
         for f in p.functions.values():
@@ -285,6 +307,10 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
                            if not p.functions[f].params)
         self.line(f"return _bind, _init, {{{rules}}}, {view}, {{{values}}}")
         self.indent -= 1
+        self.line("return _new_game")
+        self.indent -= 1
+        self.game_start = None  # module level again: the lines below are the load's
+        self.line("_new_game = _new_game_maker()")
         for site in self.memo_sites:  # module level: read by every game of the process
             self.line(f"{site} = [0, 0, True, 0]")
 
@@ -294,8 +320,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         declaration (sid)."""
         self.line("def _paid(_f, _n, _sid):")
         self.line("    def _entered(*_a):")
-        self.line("        _budget[0] -= _n")
-        self.line("        if _budget[0] < 0: _out_at(_sid)")
+        self.line("        if (_B := _B - _n) < 0: _out_at(_sid)")
         self.line("        return _f(*_a)")
         self.line("    return _entered")
 

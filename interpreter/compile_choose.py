@@ -117,7 +117,7 @@ class ChooseGen:
         saved_budget = self.fresh()
         self.tmp += 1
         var = f"t{self.tmp}_option"
-        self.line(f"{saved_budget} = _budget[0]; _budget[0] = _side[0]", span)  # side work (Game.spent_apart)
+        self.line(f"{saved_budget} = _B; _B = _side[0]", span)  # side work (Game.spent_apart)
         self.line("try:", span)
         self.indent += 1
         # each option's score costs the nodes of `prefer` (prefer_function pays them call by call)
@@ -142,7 +142,7 @@ class ChooseGen:
         self.line("    _e.side = True  # the side budget ran out", span)
         self.line("    raise", span)
         self.line("finally:", span)
-        self.line(f"    _side[0] = _budget[0]; _budget[0] = {saved_budget}", span)
+        self.line(f"    _side[0] = _B; _B = {saved_budget}", span)
         return f"({picks}[0] if len({picks}) == 1 else {by}._h.tie({picks}))"
 
     def prompt(self, s: ast.Choose) -> str:

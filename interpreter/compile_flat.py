@@ -7,8 +7,7 @@ assignment, a `return`, a condition, the options of a choice, a rule's arguments
 writes such a value as lines before the statement instead, a plain loop into a local:
 
     _t1 = l_f.v_front                  # the collection, paid for as the comprehension paid
-    _budget[0] -= len(_t1) * 4
-    if _budget[0] < 0: _over()
+    if (_B := _B - (len(_t1) * 4)) < 0: _over()
     _t3 = 0
     for t2_c in _t1:
         _t3 += t2_c.v_value

@@ -132,7 +132,7 @@ class HoistGen:
         finally:
             self.passes = inner
         keep, again = self._keeping(e, slot, read)
-        return f"({again} if {slot}[1] is not None else {keep.format(before='_budget[0]', code=code)})"
+        return f"({again} if {slot}[1] is not None else {keep.format(before=self.B, code=code)})"
 
     def kept_lines(self, e, span, read: int | None = None) -> str | None:
         """hoistable's slot, filled by lines before the statement where the code is lines itself
@@ -146,7 +146,7 @@ class HoistGen:
         keep, again = self._keeping(e, slot, read)
         self.line(f"if {slot}[1] is None:", span)
         self.indent += 1
-        self.line(f"{before} = _budget[0]", span)
+        self.line(f"{before} = {self.B}", span)
         inner, self.passes = self.passes, self.passes[:level]  # compiled where it could stand
         try:
             code = self.flat_unkept(e, span)

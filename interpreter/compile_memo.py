@@ -57,10 +57,10 @@ class MemoGen:
         self.line(f"_hit = {table}.get(_key)", f.span)
         self.line("if _hit is None:", f.span)
         self.indent += 1
-        self.line("_before = _budget[0]", f.span)
+        self.line(f"_before = {self.B}", f.span)
         self.line(f"_value = {'tuple' if listy else ''}({inner}({params}))", f.span)
         self.line(f"if len({table}) >= {MEMO_SIZE}: {table}.clear()", f.span)
-        self.line(f"{table}[_key] = _hit = (_value, _before - _budget[0])", f.span)
+        self.line(f"{table}[_key] = _hit = (_value, _before - {self.B})", f.span)
         self.missed(stats, f.span)
         self.line(f"return {out}", f.span)
         self.indent -= 1
@@ -132,10 +132,10 @@ class MemoGen:
                 self.stmt_Let(s)
                 continue
             i = shared[id(s)]
-            self.line(f"_m{i} = _budget[0]", s.span)
+            self.line(f"_m{i} = {self.B}", s.span)
             self.line(f"l_{s.name} = {self.top(s.value, s.span)}", s.span)  # its own lines come first, in the block
             self.check_value(f"l_{s.name}", s.value, self.type_of(s.value), s.span)
-            self.line(f"_m{i} -= _budget[0]", s.span)
+            self.line(f"_m{i} -= {self.B}", s.span)
         if big:
             self.line(f"if not ({big}):", first.span)
             self.indent += 1

@@ -196,7 +196,7 @@ class StmtGen:
         card, src = self.value(s.card, s.span), self.value(s.source, s.span)
         dst = self.value(s.dest, s.span)
         self.forget(s.span)
-        self.line(f"_budget[0] -= len({src})", s.span)
+        self.line(f"{self.B} -= len({src})", s.span)
         self.line(f"try: del {src}[{src}.index({card})]", s.span)
         self.line(f"except ValueError: _move({card}, {src}, {dst}, {self.sid(s.span)})", s.span)
         self.line(f"{dst}.append({card})", s.span)

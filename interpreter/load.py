@@ -185,7 +185,7 @@ def _expand(path: Path, chain: tuple[Path, ...], out: list[Path], folders: list[
 def module_namespace(prog: Program, compiled: Compiled) -> dict:
     """What the generated module runs in: the runtime's helpers and the load budget."""
     namespace = dict(NAMESPACE, _T=compiled.parts, __builtins__=SAFE_BUILTINS, __name__="pitwall_rules")
-    namespace.update(metered([LOAD_BUDGET]))  # constants, decks, requirements: the game's budget replaces it
+    namespace.update(metered(LOAD_BUDGET))  # constants, decks, requirements: the game's budget replaces it
     namespace["_unmet"] = unmet(prog, compiled.spans)
     return namespace
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from operator import attrgetter
+from types import FunctionType
 
 from .blame import blame
 from .budget import _KEY, LimitExceeded, OutOfSteps, metered
@@ -669,9 +670,19 @@ class CodeSet:
     __slots__ = ("budget", "metered", "bind", "init", "rules", "view", "values")
 
     def __init__(self, namespace: dict):
-        self.budget = [0]
-        self.metered = metered(self.budget)
-        self.bind, self.init, self.rules, self.view, self.values = namespace["_new_game"](self.metered)
+        self.metered = metered(0)
+        self.budget = self.metered["_budget"]
+        self.bind, self.init, self.rules, self.view, self.values = _sharing(namespace["_new_game"],
+                                                                            self.budget.cell)(self.metered)
+
+
+def _sharing(new_game, cell):
+    """The generated _new_game made anew around the budget's cell of a set's helpers, so that the
+    rules' functions and the helpers spend from one variable: _B is its only free variable (the
+    compiler nests it in a function that has one, compile.Gen.module)."""
+    if new_game.__code__.co_freevars != ("_B",):
+        raise AssertionError(f"_new_game's free variables: {new_game.__code__.co_freevars}")
+    return FunctionType(new_game.__code__, new_game.__globals__, new_game.__name__, new_game.__defaults__, (cell,))
 
 
 def _code_set(loaded) -> CodeSet:

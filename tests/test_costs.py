@@ -5,6 +5,7 @@ closure cells (compile.Gen.bound)."""
 
 from __future__ import annotations
 
+import re
 import time
 import types
 
@@ -42,8 +43,10 @@ def _spent(tmp_path, body, budget=10**7) -> int:
 
 def _function(source: str, name: str) -> str:
     """The lines of a generated function, up to the next one of its level."""
-    start = source.index(f"    def {name}(")
-    end = source.find("\n    def ", start + 1)
+    start = source.index(f" def {name}(")
+    start = source.rindex("\n", 0, start) + 1
+    indent = source[start:source.index("def ", start)]
+    end = source.find(f"\n{indent}def ", start + 1)
     return source[start:end if end >= 0 else len(source)]
 
 
@@ -58,7 +61,7 @@ def test_a_call_in_a_loop_is_paid_with_the_loop_and_its_callee_charges_nothing_o
     source = loaded.compiled.source
     bump = _function(source, "r_bump")
     assert "v_n" in bump  # the function itself, read whole
-    assert "_budget" not in bump  # paid where it is called
+    assert "_B" not in bump.replace("nonlocal _B", "")  # paid where it is called
     spent = _spent(tmp_path, body)
     called = _spent(tmp_path, body.replace("        bump(i)\n", "        players[0].n += i\n"))
     assert spent > called  # the call costs the callee's body and more, not less
@@ -93,7 +96,7 @@ def test_a_branch_s_cheap_call_is_paid_with_the_code_around_it(tmp_path):
     loaded, _ = _game(tmp_path, body)
     source = loaded.compiled.source
     main = _function(source, "r_main")
-    assert main.count("_budget[0] -=") == 1  # the loop's charge only: no charge of the branch's own
+    assert main.count("(_B := _B - ") == 1  # the loop's charge only: no charge of the branch's own
 
 
 def test_a_chain_of_hundreds_of_calls_compiles_and_a_dear_one_stops_at_once(tmp_path):
@@ -169,8 +172,12 @@ def test_two_lists_written_out_are_joined_in_place_and_others_still_through_the_
 
 def _rules_functions(code):
     """The code of each function generated code defines in _new_game, and what those define."""
-    new_game_code = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "_new_game")
-    return [c for c in new_game_code.co_consts if isinstance(c, types.CodeType)]
+    def inner(c):
+        return [k for k in c.co_consts if isinstance(k, types.CodeType)]
+
+    maker = next(c for c in inner(code) if c.co_name == "_new_game_maker")  # _new_game in it: compile.Gen.module
+    new_game_code = next(c for c in inner(maker) if c.co_name == "_new_game")
+    return inner(new_game_code)
 
 
 @pytest.mark.parametrize("game", ["why_first", "street_illegal", "race_formula_90"])
@@ -229,3 +236,36 @@ def test_an_invariant_that_runs_out_from_outside_the_rules_says_where(tmp_path):
     with pytest.raises(BudgetError) as e:
         game.broken_invariants()
     assert e.value.span.line == _line(CHAIN + body, "invariant ok = f30(1) > 0 \"fine\"")
+
+
+def _every_shipped_program():
+    from pitwall.interpreter.load import games
+
+    for g in games():
+        yield g.name, build(g.base_files(), [], g)
+        for name, path in g.variant_files().items():
+            yield f"{g.name} -v {name}", build(g.base_files(), [path], g)
+
+
+def test_a_game_s_functions_spend_from_their_variable_and_load_code_from_the_load_s_view():
+    # inside _new_game a `_budget` would be the module's global, the load's budget: a game's steps
+    # charged there would not stop the game. Outside it, _B does not exist.
+    for name, loaded in _every_shipped_program():
+        source = loaded.compiled.source
+        start, end = source.index("    def _new_game(_m):"), source.index("    return _new_game\n")
+        assert "_budget" not in source[start:end], name
+        assert not re.search(r"\b_B\b", source[:source.index("def _new_game_maker():")]), name
+        assert "(_B := _B - " in source[start:end], name
+
+
+def test_the_budget_s_view_is_one_item_of_the_game_s_variable(tmp_path):
+    loaded, game = _game(tmp_path, "rule main() {\n    finish players\n}\n", budget=1234)
+    assert game.budget[0] == 1234 and game.budget.cell.cell_contents == 1234
+    game.budget[0] -= 34
+    assert game.metered["_budget"].cell.cell_contents == 1200
+    game.metered["_charge"](200)  # a helper spends from the same variable
+    assert game.budget[0] == 1000
+    with pytest.raises(IndexError):
+        game.budget[1]
+    with pytest.raises(IndexError):
+        game.budget[-1] = 5

@@ -52,7 +52,8 @@ DUNDER = re.compile(r"__[A-Za-z0-9_]+?__")
 DUNDERS = ["__class__", "__globals__", "__init__", "__builtins__", "__dict__", "__subclasses__", "__import__",
            "__str__", "__mro__", "__base__"]
 KEYWORDS = ["class", "def", "lambda", "import", "None", "True", "False", "self", "pass", "yield", "await", "global",
-            "nonlocal", "del", "_t1", "x__t1", "l_x", "_S", "_rt", "_budget", "print", "exec", "eval", "open"]
+            "nonlocal", "del", "_t1", "x__t1", "l_x", "_S", "_rt", "_budget", "_B", "_new_game_maker", "print", "exec",
+            "eval", "open"]
 HUGE = "7" * 5000
 NUMBERS = ["0", "-1", "1", "2000000000", "9223372036854775807", "9223372036854775808", str(2**64),
            "100000000000000", HUGE]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import click
 
 from .errors import PitwallError, ReaderStopped, RecordError
-from .runtime import _Card, describe, field_of
+from .runtime import _Card, describe, field_of, seeded
 
 
 class Agent:
@@ -45,7 +45,7 @@ class RandomAgent(Agent):
     runs_rules = False
 
     def __init__(self, seed: int, seat: int):
-        self.rnd = self.quick = random.Random(seed * 1_000_003 + seat + 1).random
+        self.rnd = self.quick = seeded(seed * 1_000_003 + seat + 1).random
 
     def pick(self, game, by, decision, options, prompt, prefer):
         return int(self.rnd() * len(options))

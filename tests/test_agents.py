@@ -5,15 +5,18 @@ changes since the player's last decision."""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
 from clihelp import add_game, invoke
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pitwall.interpreter.agents import FirstLegal, Heuristic, plural
 from pitwall.interpreter.engine import new_game, player_names, seat_agents
 from pitwall.interpreter.load import build, load
 from pitwall.interpreter.record import record_lines
-from pitwall.interpreter.runtime import Game, describe
+from pitwall.interpreter.runtime import Game, describe, seeded
 from pitwall.interpreter.simulate import simulate
 
 # ---------------------------------------------------------------- the heuristic's ties
@@ -235,3 +238,12 @@ def test_options_are_shown_in_the_games_words_and_cards_that_read_alike_told_apa
     assert r.exit_code == 0, r.output
     # the display template shows only v: the two 1s differ in colour, which is added; 2 and 3 are alone
     assert "Player 1, pick a card:\n  1. 1 (colour red)\n  2. 1 (colour blue)\n  3. 2\n  4. 3\n" in r.output
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=-(2**80), max_value=2**80))
+def test_a_seeded_generator_is_random_random_of_that_seed(n):
+    made, plain = seeded(n), random.Random(n)
+    assert made.getstate() == plain.getstate()
+    assert [made.random() for _ in range(3)] == [plain.random() for _ in range(3)]
+    assert made.gauss(0, 1) == plain.gauss(0, 1) and made.randrange(10**9) == plain.randrange(10**9)

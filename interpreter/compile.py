@@ -88,6 +88,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.pure = pure if compiled.REMEMBER else set()  # remembered: see compile_memo.py
         self.per_state = per_state if compiled.REMEMBER else set()
         self.lets: dict[int, tuple[str, ...]] = {}  # the shared lets of the function being compiled
+        self.state_reads = None  # what the state's table may read (compile_memo.MemoGen.memo_reads)
         self.function_params: tuple = ()
         self.memo_sites: list[str] = []  # each table's record of misses and hits (compile_memo.py)
         self.memo_switches: list[tuple[str, str, str]] = []  # (function, body's name, record): see bind
@@ -452,6 +453,13 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
     def params(self, params) -> str:
         return ", ".join(f"l_{p.name}" for p in params)
 
+    def lets_of(self, f: ast.FunctionDecl) -> dict[int, tuple[str, ...]]:
+        """The shared lets of a function (compile_memo.py), kept in the state's table."""
+        if not compiled.REMEMBER or f.ret.name in ("list", "pile") or not isinstance(f.body, ast.Block):
+            return {}
+        # a list worked out in a let cannot leave through a value that is no list: shared safely
+        return shared_lets(self.prog, f)
+
     def function(self, f: ast.FunctionDecl) -> None:
         mods = [m for m in self.prog.modifiers if m.target == f.name]
         remembered = f.name in self.pure or f.name in self.per_state
@@ -461,8 +469,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.enter_body(f, f.body)
         self.entry(f, (f.body, [(m.when, m.value) for m in mods]) if mods else None)  # its modifiers' work too
         if isinstance(f.body, ast.Block):
-            # a list worked out in a let cannot leave through a value that is no list: shared safely
-            self.lets = shared_lets(self.prog, f) if compiled.REMEMBER and f.ret.name not in ("list", "pile") else {}
+            self.lets = self.lets_of(f)
             self.function_params = f.params
             self.block(f.body)
             self.lets = {}

@@ -60,7 +60,7 @@ class ChooseGen:
         if not self.options_in_range(s.options):
             self.check_int(place, self.type_of(t), s.span)  # an option is a list's item, which nobody checked
         if self.changes_state(t):
-            self.forget(s.span)
+            self.forget(s.span, place=t)
 
     def prefer_score(self, s: ast.Choose, var: str) -> str:
         """The prefer expression with `option` standing for var, after its lines (compile_flat.py)."""

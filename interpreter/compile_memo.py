@@ -8,7 +8,11 @@ state as the value). See purity.py for which functions qualify.
 
 from __future__ import annotations
 
+import attrs
+
 from . import ast
+from .purity import _reach
+from .types import T
 
 # A table holds at most MEMO_SIZE values (then starts again empty); lists and texts of more than
 # MEMO_ITEM items are never keys (their keys would cost what the work does, and fill memory).
@@ -167,6 +171,85 @@ class MemoGen:
             return self.type_of(target.obj).kind != "map"
         return True
 
-    def forget(self, span) -> None:
-        """The state changed: what was remembered of the one before no longer holds."""
-        self.line("if _SM: _SM.clear()", span)
+    def forget(self, span, place=None, piles=()) -> None:
+        """The state changed: what was remembered of the one before no longer holds. A change
+        nothing in the state's table can have read (place: the target of an assignment or choice;
+        piles: the lists a statement changes in place) forgets nothing: a random game of Why First?
+        tested the table 357 times for nothing."""
+        if place is None and not piles or self.memo_sees(place, piles):
+            self.line("if _SM: _SM.clear()", span)
+
+    def memo_sees(self, place, piles) -> bool:
+        """Can a value kept in the state's table have read what this change changes? A field or a
+        global assigned: if a function whose values the table keeps reads it by name (through the
+        functions it calls). A list changed in place (a card moved, an item assigned): if such a
+        function reads any list of its kind of items: lists are shared by reference, but the type
+        system keeps a list of cards apart from a list of figures (every path to the state has a
+        declared type), so only the items' type tells which lists may be this one."""
+        reads = self.memo_reads()
+        containers = list(piles) + ([place.obj] if isinstance(place, ast.Index) else [])
+        if any(items(self.type_of(c)) & reads.items or reads.any_items for c in containers):
+            return True
+        if isinstance(place, ast.Field):
+            return place.name in reads.fields
+        if isinstance(place, ast.Var):
+            return place.name in reads.globals
+        return place is not None and not isinstance(place, ast.Index)
+
+    def memo_reads(self) -> StateReads:
+        """What the values of the state's table may read: the bodies (and modifiers) of the
+        functions remembered per state and of those with shared lets, and every function they call."""
+        if self.state_reads is None:
+            kept = set(self.per_state) | {n for n, f in self.prog.functions.items() if self.lets_of(f)}
+            reach = _reach(self.calls, kept)
+            nodes = [self.bodies[n] for n in reach if n in self.bodies]
+            nodes += [(m.when, m.value) for m in self.prog.modifiers if m.target in reach]
+            self.state_reads = _reads(self.prog, self.types, nodes)
+        return self.state_reads
+
+
+@attrs.frozen
+class StateReads:
+    fields: frozenset[str]
+    globals: frozenset[str]
+    items: frozenset[T]  # the types of the items of every list, pile and map read, at any depth
+    any_items: bool  # a list of `none` was read: any list of cards or figures may be it
+
+
+def items(t: T | None) -> set[T]:
+    """The types of the items a value of type t holds, at any depth (a tuple's lists' items too)."""
+    out: set[T] = set()
+    work = [t]
+    while work:
+        t = work.pop()
+        if t is None:
+            continue
+        if t.kind in ("list", "pile"):
+            parts = [t.arg]
+        elif t.kind in ("map", "tuple"):
+            parts = list(t.arg)
+        else:
+            continue
+        for a in parts:
+            if t.kind != "tuple" and a not in out:
+                out.add(a)
+            work.append(a)
+    return out
+
+
+def _reads(prog, types: dict[int, T], roots: list) -> StateReads:
+    fields, names, found = set(), set(), set()
+    work = list(roots)
+    while work:
+        node = work.pop()
+        if isinstance(node, ast.Field):
+            fields.add(node.name)
+        elif isinstance(node, ast.Var) and (node.name in prog.globals or node.name == "players"):
+            names.add(node.name)
+        found |= items(types.get(id(node)))
+        work.extend(ast.children(node))
+    # a list of `none` may be a list of cards or figures (types.join of [none] and a pile is one);
+    # a list of `nothing` is an empty list written out, never the state's (join gives a state's
+    # list its own type)
+    return StateReads(frozenset(fields), frozenset(names), frozenset(found),
+                      any(t.kind in ("none", "any") for t in found))

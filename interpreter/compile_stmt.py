@@ -32,7 +32,7 @@ class StmtGen:
         self.line(f"{target} = {value}", s.span)
         self.check_value(target, s.value, self.type_of(s.target), s.span)
         if self.changes_state(s.target):
-            self.forget(s.span)
+            self.forget(s.span, place=s.target)
 
     def stmt_AugAssign(self, s: ast.AugAssign):
         if self.flattening and self._has_comp(s.value):
@@ -46,7 +46,7 @@ class StmtGen:
             self.line(f"{target} {s.op}= {self.flat(s.value, s.span)}", s.span)
         self.check_int(target, INT, s.span)
         if self.changes_state(s.target):
-            self.forget(s.span)
+            self.forget(s.span, place=s.target)
 
     def spilled_place(self, e, span: Span) -> str:
         """An assignment's target, its container and index worked out into locals first."""
@@ -167,7 +167,7 @@ class StmtGen:
         src, dst = self.value(s.source, s.span), self.value(s.dest, s.span)
         sid = self.sid(s.span)
         if n != "1" and refill:  # one card after the other, the pile refilled whenever it runs out
-            self.forget(s.span)
+            self.forget(s.span, piles=(s.source, s.dest))
             self.line(f"if {n} < 0: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
             self.pay(n, s.span)  # before the loop: it may refill for ever
             self.line(f"for _ in range({n}):", s.span)
@@ -175,7 +175,7 @@ class StmtGen:
             self.line(f"    {dst}.append({src}.pop())", s.span)
             return
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
-            self.forget(s.span)
+            self.forget(s.span, piles=(s.source, s.dest))
             self.line(f"if not 0 <= {n} <= len({src}): _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
             self.pay(n, s.span)
             self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
@@ -183,7 +183,7 @@ class StmtGen:
         # One card, the common draw, written out as Game.draw would do it: the runtime is called only
         # to refill an empty pile or to say it cannot. Its one step is among the statement's nodes,
         # paid with the code around it
-        self.forget(s.span)
+        self.forget(s.span, piles=(s.source, s.dest))
         if refill:
             self.line(f"if not {src}: _refill({src}, _S.{GLOBAL_PREFIX}{refill}, {self.sid(s.span)})", s.span)
         else:
@@ -195,7 +195,7 @@ class StmtGen:
         # runtime is called only to say that the card is not there
         card, src = self.value(s.card, s.span), self.value(s.source, s.span)
         dst = self.value(s.dest, s.span)
-        self.forget(s.span)
+        self.forget(s.span, piles=(s.source, s.dest))
         self.line(f"{self.B} -= len({src})", s.span)
         self.line(f"try: del {src}[{src}.index({card})]", s.span)
         self.line(f"except ValueError: _move({card}, {src}, {dst}, {self.sid(s.span)})", s.span)
@@ -209,7 +209,7 @@ class StmtGen:
         self.pay(f"len({src})", s.span)
         self.line(f"{dst}.extend({src}); {src}.clear()", s.span)
         self.indent -= 1
-        self.forget(s.span)
+        self.forget(s.span, piles=(s.source, s.dest))
 
     def value(self, e, span: Span) -> str:
         """An expression a statement names more than once: in a local of its own unless it is a

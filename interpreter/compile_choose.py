@@ -34,21 +34,21 @@ class ChooseGen:
         by = self.value(s.by, s.span) if s.by is not None else f"l_{self.sim_var}"
         t = s.target
         name = t.name if isinstance(t, ast.Var) else t.obj.name
-        options, q = self.value(s.options, s.span), self.fresh()
+        options, q, n = self.value(s.options, s.span), self.fresh(), self.fresh()
         place = self.place(t)
         self.line(f"{q} = {by}._q", s.span)
-        self.line(f"if {q} is not None and len({options}) > 1:", s.span)
-        self.line(f"    {q} = {q}()  # the watcher told first, as the general path tells it", s.span)
-        self.line(f"    {place} = {options}[int({q} * len({options}))]", s.span)
+        self.line(f"{n} = len({options})", s.span)  # once: every branch but the general path asks
+        self.line(f"if {q} is not None and {n} > 1:", s.span)
+        self.line(f"    {place} = {options}[int({q}() * {n})]  # q first: a watcher is told before the pick", s.span)
         inline = self.flattening and self.loop_depth + 2 < self.loops_max
         if inline:
-            self.line(f"elif {by}._h is not None and len({options}) > 1:", s.span)
+            self.line(f"elif {by}._h is not None and {n} > 1:", s.span)
             self.indent += 1
             self.line("if _decided is not None: _decided()", s.span)
             self.line(f"{place} = {options}[{self.preferred(s, by, options)}]", s.span)
             self.indent -= 1
         # the only option, as Game.choose takes it for such a seat: no agent asked
-        self.line(f"elif len({options}) == 1 and ({q} is not None or {by}._h is not None):", s.span)
+        self.line(f"elif {n} == 1 and ({q} is not None or {by}._h is not None):", s.span)
         self.line("    if _decided is not None: _decided()", s.span)
         self.line(f"    {place} = {options}[0]", s.span)
         self.line("else:", s.span)

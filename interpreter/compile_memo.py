@@ -188,8 +188,11 @@ class MemoGen:
         declared type), so only the items' type tells which lists may be this one."""
         reads = self.memo_reads()
         containers = list(piles) + ([place.obj] if isinstance(place, ast.Index) else [])
-        if any(items(self.type_of(c)) & reads.items or reads.any_items for c in containers):
-            return True
+        for c in containers:
+            changed = items(self.type_of(c))
+            # a list typed of `none` may be any pile (types.join of [none] and a pile is one)
+            if changed & reads.items or reads.any_items or any(t.kind in _ANY_ITEMS for t in changed):
+                return True
         if isinstance(place, ast.Field):
             return place.name in reads.fields
         if isinstance(place, ast.Var):
@@ -248,8 +251,12 @@ def _reads(prog, types: dict[int, T], roots: list) -> StateReads:
             names.add(node.name)
         found |= items(types.get(id(node)))
         work.extend(ast.children(node))
-    # a list of `none` may be a list of cards or figures (types.join of [none] and a pile is one);
-    # a list of `nothing` is an empty list written out, never the state's (join gives a state's
-    # list its own type)
-    return StateReads(frozenset(fields), frozenset(names), frozenset(found),
-                      any(t.kind in ("none", "any") for t in found))
+    # read: a list of `nothing` is an empty list written out, never the state's (join gives a
+    # state's list its own type), so only `none` and `any` make every list a suspect
+    suspect = any(t.kind in ("none", "any") for t in found)
+    return StateReads(frozenset(fields), frozenset(names), frozenset(found), suspect)
+
+
+# Items of these types may be of any kind: a list typed of `none` may be a pile of cards or a list of
+# figures (types.join of [none] and a pile is a list of none); `nothing` and `any` to be safe
+_ANY_ITEMS = ("none", "nothing", "any")

@@ -678,7 +678,7 @@ QUICK_SEATS = True
 
 
 class CodeSet:
-    """The rules' functions made once (the generated _new_game), with the budget list and helpers
+    """The rules' functions made once (the generated _new_game), with the budget and the helpers
     they spend through, bound to one game at a time."""
 
     __slots__ = ("budget", "metered", "bind", "init", "rules", "view", "values")

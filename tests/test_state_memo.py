@@ -89,3 +89,46 @@ def test_a_card_moved_out_of_a_list_another_name_reaches_is_forgotten(tmp_path, 
         got.append(([(p.v_m, p.v_n) for p in game.participants], game.budget[0], game.side[0]))
     assert got[0] == got[1]
     assert got[0][0] == [(1, 1), (2, 2)]
+
+
+ALIAS_OF_NONE = """game g "G" { players P 1 to 3  play main }
+card C "{v}" { v: int }
+participant P { hand: pile of C  m: int = 0 }
+deck cards of C { (1) (2) (3) (4) (5) (6) }
+global pile: pile of C = cards
+global seen: list of C
+function score(v: int) -> int {
+    let here = len([c for c in seen if c != none])
+    if here == 6 {
+        return v
+    }
+    return 0 - v
+}
+rule main() {
+    draw 6 from pile to players[0].hand
+    seen = players[0].hand
+    choose a from [1, 2, 3] by players[0] "pick" prefer score(option)
+    players[0].m = a
+    let xs = if len(players) > 50 then [none] else players[0].hand
+    xs[0] = none
+    choose b from [1, 2, 3] by players[1] "pick" prefer score(option)
+    players[1].m = b
+    finish players
+}
+"""
+
+
+@pytest.mark.parametrize("record", [True, False])
+def test_a_change_through_a_list_typed_of_none_is_forgotten(tmp_path, monkeypatch, record):
+    # `if ... then [none] else a pile` is typed a list of none (types.join), and is the pile: a
+    # change through it changes what score reads (found by a review of the forgetting rule)
+    got = []
+    path = tmp_path / "g.pw"
+    path.write_text(ALIAS_OF_NONE)
+    for remember in (True, False):
+        monkeypatch.setattr(compile_module, "REMEMBER", remember)
+        game = Game(build([path], []), ["A", "B"], [Heuristic(3, 0), Heuristic(3, 1)], 3, record=record,
+                    auto_agent=FirstLegal())
+        game.run()
+        got.append([p.v_m for p in game.participants])
+    assert got[0] == got[1] == [3, 1]

@@ -23,7 +23,7 @@ parameters are not known.
 from __future__ import annotations
 
 from . import ast
-from .limits import INT_MAX
+from .limits import INT_MAX, LIST_MAX
 
 _BOUNDED_CALLS = ("len", "count", "index_of")
 BOUND_CALLS = 20  # functions looked into for a bound, one in the next
@@ -76,6 +76,9 @@ class RangeGen:
             if e.name in ("min", "max") and e.comp.key is None:
                 inner = ALL if unknown is ALL else unknown | {e.comp.var}
                 return self.known_in_range(e.comp.elem, inner, calls)
+            if e.name == "sum":  # of at most LIST_MAX items, each of a size known
+                bound = self.magnitude(e, unknown, calls)
+                return bound is not None and bound <= INT_MAX
             return e.name == "count"
         if isinstance(e, ast.Call):
             return self._known_call(e, unknown, calls)
@@ -110,6 +113,11 @@ class RangeGen:
             return x + y if isinstance(e, ast.BinOp) else max(x, y)
         if isinstance(e, ast.Call) and e.name in self.prog.functions and e.name not in calls:
             return self._function_bound(e.name, calls)
+        if isinstance(e, ast.Aggregate) and e.name in ("sum", "min", "max") and e.comp.key is None:
+            # a list holds at most LIST_MAX items: a sum of cards' printed numbers stays small
+            inner = ALL if unknown is ALL else unknown | {e.comp.var}
+            item = self.magnitude(e.comp.elem, inner, calls)
+            return None if item is None else item * LIST_MAX if e.name == "sum" else item
         if isinstance(e, ast.Int):
             return abs(e.value)
         return INT_MAX if self.known_in_range(e, unknown, calls) else None

@@ -352,6 +352,42 @@ def test_a_sum_of_printed_card_numbers_is_checked_only_where_it_may_leave_the_ra
         assert len(told) == 3  # out of range: the error above
 
 
+SUMS = CARDS.replace("""    let s = worth(stack[0]) + stack[1].v - stack[2].v
+    emit told(s)
+""", """    let s = sum(c.v for c in stack)
+    emit told(s)
+    let n = sum(p.n for p in players)
+    emit told(n)
+""")
+SUMS_LINE = "    let s = sum(c.v for c in stack)"
+
+
+@pytest.mark.parametrize(("rows", "small"), [
+    ("(1) (2) (3)", True),
+    ("(SMALL) (SMALL * 2) (0 - SMALL)", True),
+    ("(9223372036854) (1) (0 - 9223372036854)", True),  # LIST_MAX of them stay within INT_MAX
+    ("(9223372036855) (1) (2)", False),  # LIST_MAX of them may not
+    ("(HALF) (HALF) (1)", False),
+])
+def test_a_sum_over_a_pile_of_printed_numbers_is_checked_only_where_a_full_list_may_leave_the_range(tmp_path, rows,
+                                                                                                    small):
+    text = SUMS.format(rows=rows, default="0")
+    (tmp_path / "g.pw").write_text(text)
+    loaded = build([tmp_path / "g.pw"], [])
+    assert ("_overflow(l_s)" not in loaded.compiled.source) == small
+    assert "_overflow(l_n)" in loaded.compiled.source  # participants' numbers: any size in range
+    told = []
+    game = Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1,
+                listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None)
+    try:
+        game.run()
+    except PitwallError as e:
+        assert not small and BIG_PLUS in e.message and e.span.line == text.splitlines().index(SUMS_LINE) + 1
+        assert sum(told) >= 2**63  # the three cards told
+    else:
+        first, second, third, total, n = told
+        assert total == first + second + third and n == 0
+
 def test_a_chain_of_thousands_of_constants_is_bounded_in_a_loop(tmp_path):
     # each constant's bound is worked out in declaration order, not by following the chain back
     chain = "const K0 = 1\n" + "".join(f"const K{i} = K{i - 1} + 1\n" for i in range(1, 3000))

@@ -56,6 +56,8 @@ GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) f
 # The names generated code gives a rules function's locals: its parameters and lets, loop variables,
 # temporaries (what Gen.bound binds)
 _LOCAL = re.compile(r"l_\w+|t\d+_\w+|_[a-z]\d+")
+# A call of a runtime helper (_spend, _range, _cat, ...) in generated code: it may spend steps
+_HELPER_CALL = re.compile(r"\b_[a-z]\w*\(")
 # A def as the compiler writes it, inside a game: its body says `nonlocal _B` first (Gen.line)
 _DEF = re.compile(r"\s*def \w+\(.*\):")
 # The helpers that spend from the budget a set of functions keeps (budget.metered)
@@ -380,11 +382,14 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
             self.line("pass")
             self.indent -= 1
         else:
+            firsts = [self.initial(f) for f in rec.fields]
+            if any(_HELPER_CALL.search(code) for code in firsts):
+                self.line("_spends = True")  # its first values spend steps: runtime.Game.made
             self.line("def __init__(self, name, seat, is_player):")
             self.indent += 1
             self.line("_Participant.__init__(self, name, seat, is_player)")
-            for f, slot in zip(rec.fields, slots):
-                self.line(f"self.{slot} = {self.initial(f)}", f.span)
+            for f, slot, first in zip(rec.fields, slots, firsts):
+                self.line(f"self.{slot} = {first}", f.span)
                 self.check_default(f"self.{slot}", f)
             self.indent -= 1
         self.indent -= 1

@@ -7,6 +7,7 @@ game's seed, read only through random(), whose output is stable across Python ve
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from operator import attrgetter
 from types import FunctionType
@@ -85,6 +86,8 @@ class _Participant(_Declared):
     _kind = ""
     _secret: tuple[str, ...] = ()
     _hidden: tuple[str, ...] = ()
+
+    _spends = False  # True where working out its fields' first values spends steps (Game.made)
 
     def __init__(self, name: str, seat: int, is_player: bool):
         self.name = name
@@ -272,6 +275,7 @@ SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else
                               "dict", "tuple", "next", "range", "enumerate", "int", "ValueError", "__build_class__")}
 
 
+_LENDING = threading.Lock()  # the load's budget, lent to one game at a time (Game.made)
 _new_random = random.Random.__new__
 _seed_random = random.Random.__mro__[1].seed  # _random.Random.seed, in C
 
@@ -334,7 +338,10 @@ class Game:
         self.sim = [0]  # simultaneous blocks entered and not yet left (generated code counts)
         ns = loaded.namespace
         kind = ns["K_" + loaded.program.game.player_kind]
-        self.participants = [kind(name, seat, True) for seat, name in enumerate(players)]
+        try:
+            self.participants = [self.made(kind, name, seat, True) for seat, name in enumerate(players)]
+        except OutOfSteps as exc:
+            raise self.failure(exc) from None
         self.by_name = {p.name: p for p in self.participants}
         self.state = state_class(loaded)(list(self.participants))
         # Values of functions remembered for the state as it is (compile_memo.py): generated code
@@ -646,6 +653,21 @@ class Game:
             raise RuleRuntimeError(f"no participant is named {name!r}", self.loaded.compiled.spans[sid],
                                    hint=f"known: {', '.join(self.by_name)}") from None
 
+    def made(self, kind, name: str, seat: int, is_player: bool):
+        """A participant of this kind. Its class works out its fields' first values in module code,
+        which spends from the load's budget: where that spends at all (a list copied, a range), the
+        load's budget holds the game's steps while it is made and gives back what is left, so the
+        game pays, and game after game in one process cannot run the load's budget out."""
+        if not kind._spends:
+            return kind(name, seat, is_player)
+        load = self.loaded.namespace["_budget"]
+        with _LENDING:  # a cluster worker's threads play games of one loaded program
+            saved, load[0] = load[0], self.budget[0]
+            try:
+                return kind(name, seat, is_player)
+            finally:
+                self.budget[0], load[0] = load[0], saved
+
     def new(self, kind, name: str, sid: int):
         self.memo.clear()
         # A participant lives as long as the game: dear in steps, so no loop makes millions.
@@ -657,7 +679,7 @@ class Game:
                                  "the rules give to one they make", hint="choose other player names (--names)")
             raise self.error(sid, f"there is a participant named {name!r} already",
                              hint="give each participant made with 'new' a name of its own")
-        p = kind(name, -1, False)
+        p = self.made(kind, name, -1, False)
         p._h = self.auto_h
         self.by_name[name] = p
         return p

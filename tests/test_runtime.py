@@ -462,3 +462,46 @@ def test_a_wide_prefer_is_paid_for_every_option_it_scores(tmp_path, monkeypatch,
         game.run()
     # 99 scores of some 2,000 steps each decision: the side budget of 1,000,000 runs out in the fifth
     assert "agents, views and narration" in e.value.message and game.participants[0].n == 4
+
+
+LONG_DEFAULT = """game g "G" { players P 1 to 3  play main }
+const BIG = range(1, 200000)
+participant P { xs: list of int = BIG  n: int = 0 }
+rule main() {
+    repeat MAKE as i {
+        let q = new P(text(i))
+        players[0].n += len(q.xs)
+    }
+    finish players
+}
+"""
+
+
+def test_a_participant_s_first_values_are_paid_by_its_game_not_the_load(tmp_path):
+    # each player copies 200,000 numbers: paid from the load's budget (10,000,000), the 26th game
+    # of one process ran it out and stopped with an OutOfSteps of no line
+    path = tmp_path / "g.pw"
+    path.write_text(LONG_DEFAULT.replace("MAKE", "0"))
+    loaded = build([path], [])
+    spent = []
+    for seed in range(30):
+        game = Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], seed, budget=10**6, auto_agent=FirstLegal())
+        game.run()
+        spent.append(game.budget_total - game.budget[0])
+    assert spent[0] >= 2 * 199999 and len(set(spent)) == 1  # the copies, each game alike
+    assert loaded.namespace["_budget"][0] > 10**6  # the load's own budget, left as loading left it
+
+
+def test_participants_made_with_long_first_values_run_the_game_s_budget_out_at_a_line(tmp_path):
+    path = tmp_path / "g.pw"
+    text = LONG_DEFAULT.replace("MAKE", "50")
+    path.write_text(text)
+    loaded = build([path], [])
+    game = Game(loaded, ["A"], [FirstLegal()], 1, budget=10**6, auto_agent=FirstLegal())
+    with pytest.raises(BudgetError) as e:
+        game.run()
+    assert "steps in one game" in e.value.message
+    assert e.value.span.line == text.splitlines().index("participant P { xs: list of int = BIG  n: int = 0 }") + 1
+    with pytest.raises(BudgetError) as e:  # the players themselves, on too small a budget
+        Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, budget=300000, auto_agent=FirstLegal())
+    assert e.value.span.line == text.splitlines().index("participant P { xs: list of int = BIG  n: int = 0 }") + 1

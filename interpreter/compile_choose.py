@@ -45,7 +45,7 @@ class ChooseGen:
             self.line(f"elif {by}._h is not None and {n} > 1:", s.span)
             self.indent += 1
             self.line("if _decided is not None: _decided()", s.span)
-            self.line(f"{place} = {options}[{self.preferred(s, by, options)}]", s.span)
+            self.line(f"{place} = {options}[{self.preferred(s, by, options, n)}]", s.span)
             self.indent -= 1
         # the only option, as Game.choose takes it for such a seat: no agent asked
         self.line(f"elif {n} == 1 and ({q} is not None or {by}._h is not None):", s.span)
@@ -108,7 +108,7 @@ class ChooseGen:
         self.lines[start] = header.replace(f"def {fn}({var}):", f"def {fn}({params}):")
         return fn
 
-    def preferred(self, s: ast.Choose, by: str, options: str) -> str:
+    def preferred(self, s: ast.Choose, by: str, options: str, n: str) -> str:
         """The index a heuristic seat picks (agents.Heuristic.pick), by lines before it."""
         if s.prefer is None:
             return "0"  # no preference: the first option
@@ -121,7 +121,7 @@ class ChooseGen:
         self.line("try:", span)
         self.indent += 1
         # each option's score costs the nodes of `prefer` (prefer_function pays them call by call)
-        self.charge(span, s.prefer, f"len({options})")
+        self.charge(span, s.prefer, n)  # n: the options' length, measured once by stmt_Choose
         self.line(f"{best} = None", span)
         start = len(self.lines)
         p = self.open_pass(var, loop=True)

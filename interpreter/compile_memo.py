@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
-from .purity import _reach
+from .purity import reach
 from .types import T
 
 # A table holds at most MEMO_SIZE values (then starts again empty); lists and texts of more than
@@ -174,8 +174,8 @@ class MemoGen:
     def forget(self, span, place=None, piles=()) -> None:
         """The state changed: what was remembered of the one before no longer holds. A change
         nothing in the state's table can have read (place: the target of an assignment or choice;
-        piles: the lists a statement changes in place) forgets nothing: a random game of Why First?
-        tested the table 357 times for nothing."""
+        piles: the lists a statement changes in place) forgets nothing: most changes of a game
+        (cards moved between piles) touch nothing a kept value reads."""
         if place is None and not piles or self.memo_sees(place, piles):
             self.line("if _SM: _SM.clear()", span)
 
@@ -204,9 +204,9 @@ class MemoGen:
         functions remembered per state and of those with shared lets, and every function they call."""
         if self.state_reads is None:
             kept = set(self.per_state) | {n for n, f in self.prog.functions.items() if self.lets_of(f)}
-            reach = _reach(self.calls, kept)
-            nodes = [self.bodies[n] for n in reach if n in self.bodies]
-            nodes += [(m.when, m.value) for m in self.prog.modifiers if m.target in reach]
+            reached = reach(self.calls, kept)
+            nodes = [self.bodies[n] for n in reached if n in self.bodies]
+            nodes += [(m.when, m.value) for m in self.prog.modifiers if m.target in reached]
             self.state_reads = _reads(self.prog, self.types, nodes)
         return self.state_reads
 

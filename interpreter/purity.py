@@ -89,7 +89,7 @@ def _worth_table(prog: Program) -> dict[str, bool]:
             working.add(name)
         for callee in called:
             callers[callee].add(name)
-    worth = _reach(callers, working)
+    worth = reach(callers, working)
     return {name: name in worth for name in prog.functions}
 
 
@@ -184,7 +184,7 @@ def _prefer_only(prog: Program) -> set[str]:
     g = prog.game
     others |= {n for n in (g.view, g.rank, g.leader, g.board) if n} if g else set()
     others |= set(prog.invariants) | {n for n, f in prog.functions.items() if not f.params}
-    return _reach(graph, prefers) - _reach(graph, others)
+    return reach(graph, prefers) - reach(graph, others)
 
 
 def _split_calls(node, prefers: set[str], others: set[str]) -> None:
@@ -203,7 +203,8 @@ def _split_calls(node, prefers: set[str], others: set[str]) -> None:
             _split_calls(getattr(node, f.name), prefers, others)
 
 
-def _reach(graph: dict[str, set[str]], roots: set[str]) -> set[str]:
+def reach(graph: dict[str, set[str]], roots: set[str]) -> set[str]:
+    """The nodes reachable from the roots (the roots in the graph included)."""
     seen: set[str] = set()
     todo = [n for n in roots if n in graph]
     while todo:

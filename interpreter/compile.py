@@ -745,6 +745,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         return "(" + "".join(self.expr(i) + ", " for i in e.items) + ")"
 
     def expr_BinOp(self, e: ast.BinOp) -> str:
+        emptiness = self.emptiness(e)
+        if emptiness is not None:
+            return emptiness
         left = self.expr(e.left)
         if e.op in ("in", "notin") and self._shallow(self.type_of(e.right)):
             return f"({left} {'in' if e.op == 'in' else 'not in'} {self.read(e.right, 1)})"
@@ -772,6 +775,24 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
             return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
         return f"({left} {op} {right})"
+
+    def emptiness(self, e: ast.BinOp) -> str | None:
+        """`len(xs) == 0` and the like as Python's truth of the list: a list is true when it holds
+        something, and `not` costs one bytecode where the call and the comparison
+        cost six (an `if` folds `not not` into its jump)."""
+        call, n = e.left, e.right
+        if not (isinstance(call, ast.Call) and call.name in ("len", "count") and len(call.args) == 1
+                and call.name not in self.prog.functions and isinstance(n, ast.Int)
+                and self.type_of(call.args[0]).kind in ("list", "pile")
+                and id(call) not in self.pre and not self._has_comp(call.args[0])):  # else compile_flat's
+            return None
+        empty = {("==", 0), ("<=", 0), ("<", 1)}
+        held = {("!=", 0), (">", 0), (">=", 1)}
+        if (e.op, n.value) in empty:
+            return f"(not {self.expr(call.args[0])})"
+        if (e.op, n.value) in held:
+            return f"(not not {self.expr(call.args[0])})"
+        return None
 
     def expr_UnOp(self, e: ast.UnOp) -> str:
         op = "not " if e.op == "not" else e.op

@@ -522,3 +522,25 @@ def test_a_map_entry_chosen_from_a_list_is_checked_where_it_is_chosen(tmp_path):
     got = _play(tmp_path, body)
     assert got == ("error", f"{2**63} is beyond the range of whole numbers (-{2**63 - 1} to {2**63 - 1})",
                    _line(body, "        choose bid[p] from [big + 1, big + 3]"))
+
+
+def test_a_length_compared_with_zero_or_one_is_the_truth_of_the_list(tmp_path):
+    # `len(xs) == 0` and its kin compile to `not xs` and `not not xs`; each comparison told as 1 or 0,
+    # for an empty list, one of one item and one of six, and `len` against other numbers unchanged
+    checks = ["len(e) == 0", "len(e) <= 0", "len(e) < 1", "len(e) != 0", "len(e) > 0", "len(e) >= 1",
+              "count(e) == 0", "count(e) > 0", "len(e) > 1", "len(e) == 1", "len(e) >= 0"]
+    lists = {"[]": 0, "[5]": 1, "xs": 6}
+    lines = "\n".join(f"    emit told(if {c.replace('e)', f'{name})')} then 1 else 0)"
+                      for name in lists for c in checks)
+    body = f"""rule main() {{
+{lines}
+    let cond = len(xs) != 0 and not (len(ys) < 1)
+    emit told(if cond then 1 else 0)
+    finish players
+}}
+"""
+    ops = {"==": int.__eq__, "<=": int.__le__, "<": int.__lt__, "!=": int.__ne__, ">": int.__gt__, ">=": int.__ge__}
+    want = [int(ops[c.split()[1]](n, int(c.split()[2]))) for n in lists.values() for c in checks]
+    assert _play(tmp_path, body) == ("told", want + [1])
+    made = build([tmp_path / "g.pw"], []).compiled.source
+    assert "(not not _S.g_xs)" in made and "(not [5])" in made and "len(_S.g_xs) > 1" in made

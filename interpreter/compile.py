@@ -51,7 +51,7 @@ SIMPLE_BUILTINS = {"len": "len", "count": "len", "sum": "sum", "abs": "abs", "an
                    "sort": "sorted", "min": "min", "max": "max"}
 # What generated code takes of a game, by _bind (see Gen.bind): its methods and its state
 GAME_SOURCES = ("choose", "tell", "draw", "refill", "move", "shuffle", "finish", "player", "new",
-                "roll", "sim", "side", "decided", "state", "memo", "telling", "tally")
+                "roll", "side", "decided", "state", "memo", "telling", "tally")
 GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) for s in GAME_SOURCES)
 # The names generated code gives a rules function's locals: its parameters and lets, loop variables,
 # temporaries (what Gen.bound binds)

@@ -54,8 +54,11 @@ class ChooseGen:
         self.line("else:", s.span)
         self.indent += 1
         prefer = self.prefer_function(s) if inline else self.prefer_lambda(s)
-        self.line(f"{place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)})",
-                  s.span)
+        # a choice in a simultaneous block is secret (the record says so): a block holds its chooses
+        # itself (the checker lets no rule be called there, and functions do not choose)
+        secret = ", True" if self.sim_var is not None else ""
+        self.line(f"{place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)}"
+                  f"{secret})", s.span)
         self.indent -= 1
         if not self.options_in_range(s.options):
             self.check_int(place, self.type_of(t), s.span)  # an option is a list's item, which nobody checked
@@ -158,7 +161,6 @@ class ChooseGen:
         maps = sorted({c.target.obj.name for c in _chooses(s.body) if isinstance(c.target, ast.Index)})
         for m in maps:
             self.line(f"l_{m} = {{}}", s.span)
-        self.line("_sim[0] += 1", s.span)
         items = self.fresh()
         self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
         self.charge(s.span, s.body, f"len({items})")
@@ -166,7 +168,6 @@ class ChooseGen:
         self.sim_var = s.var
         self.loop_body(s.body)
         self.sim_var = None
-        self.line("_sim[0] -= 1", s.span)
 
 
 def _chooses(b: ast.Block):

@@ -335,7 +335,6 @@ class Game:
         self.apart = False
         self.checked_expects: set[int] = set()  # a scenario's expectations checked so far
         self.result: list | None = None
-        self.sim = [0]  # simultaneous blocks entered and not yet left (generated code counts)
         ns = loaded.namespace
         kind = ns["K_" + loaded.program.game.player_kind]
         try:
@@ -531,7 +530,7 @@ class Game:
         return cls(message, rules_span(tb, self.loaded.filename, self.loaded.compiled.linemap), hint)
 
     # ------------------------------------------------------------ called by generated code
-    def choose(self, by, name: str, options, prompt, prefer, sid: int):
+    def choose(self, by, name: str, options, prompt, prefer, sid: int, secret: bool = False):
         # A decision's steps (CHOOSE_STEPS) are paid with the statement, on this path as on generated
         # code's own: picking an index is no work in proportion to the options (a deck's tuple is
         # read as it is), which were paid for as they were made; an agent that reads them all
@@ -554,7 +553,7 @@ class Game:
                 raise self.error(sid, f"agent picked option {index} of {n} for {name!r}")
         choice = options[index]
         if self.record:
-            entry = ("d", by.name, name, index, n, self.words(describe(choice)), self.sim[0] > 0)
+            entry = ("d", by.name, name, index, n, self.words(describe(choice)), secret)
             self.log.append(entry)
             if self.listener:
                 self.hear(entry)

@@ -83,9 +83,9 @@ class Tallied(Game):
     def tell(self, event: int, values) -> None:
         self.tally[event] += 1
 
-    def choose(self, by, name: str, options, prompt, prefer, sid: int):
+    def choose(self, by, name: str, options, prompt, prefer, sid: int, secret: bool = False):
         self.decided()
-        return Game.choose(self, by, name, options, prompt, prefer, sid)
+        return Game.choose(self, by, name, options, prompt, prefer, sid, secret)
 
     def watcher(self):
         """Each decision counts, and asks the leader when the turn changed."""

@@ -777,21 +777,25 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         return f"({left} {op} {right})"
 
     def emptiness(self, e: ast.BinOp) -> str | None:
-        """`len(xs) == 0` and the like as Python's truth of the list: a list is true when it holds
-        something, and `not` costs one bytecode where the call and the comparison
-        cost six (an `if` folds `not not` into its jump)."""
+        """`len(xs) == 0` as `(not xs)`, where xs needs no lines before it (else FlatGen's)."""
+        truth = self.truth_test(e)
+        if truth is None or id(e.left) in self.pre or self._has_comp(truth[1]):
+            return None
+        return f"({truth[0]}{self.expr(truth[1])})"
+
+    def truth_test(self, e: ast.BinOp) -> tuple[str, object] | None:
+        """`len(xs) == 0` and the like as Python's truth of the list, ("not ", xs) or ("not not ",
+        xs): a list is true when it holds something, and `not` costs one bytecode where the call
+        and the comparison cost six (an `if` folds `not not` into its jump)."""
         call, n = e.left, e.right
         if not (isinstance(call, ast.Call) and call.name in ("len", "count") and len(call.args) == 1
                 and call.name not in self.prog.functions and isinstance(n, ast.Int)
-                and self.type_of(call.args[0]).kind in ("list", "pile")
-                and id(call) not in self.pre and not self._has_comp(call.args[0])):  # else compile_flat's
+                and self.type_of(call.args[0]).kind in ("list", "pile")):
             return None
-        empty = {("==", 0), ("<=", 0), ("<", 1)}
-        held = {("!=", 0), (">", 0), (">=", 1)}
-        if (e.op, n.value) in empty:
-            return f"(not {self.expr(call.args[0])})"
-        if (e.op, n.value) in held:
-            return f"(not not {self.expr(call.args[0])})"
+        if (e.op, n.value) in (("==", 0), ("<=", 0), ("<", 1)):
+            return "not ", call.args[0]
+        if (e.op, n.value) in (("!=", 0), (">", 0), (">=", 1)):
+            return "not not ", call.args[0]
         return None
 
     def expr_UnOp(self, e: ast.UnOp) -> str:

@@ -65,6 +65,9 @@ class FlatGen:
         if isinstance(e, ast.BinOp) and e.op in ("in", "notin") and self._shallow(self.type_of(e.right)) \
                 and self._has_comp(e.right):
             return self._flat_in(e, span)
+        truth = self.truth_test(e) if isinstance(e, ast.BinOp) else None
+        if truth is not None:  # `len([c for c in xs if ...]) > 0`: the loop's list, tested
+            return f"({truth[0]}{self.flat(truth[1], span)})"
         if isinstance(e, ast.Call) and e.name in self.prog.functions:
             inlined = self._flat_inline(e, span)
             if inlined is not None:

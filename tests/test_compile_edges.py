@@ -525,13 +525,14 @@ def test_a_map_entry_chosen_from_a_list_is_checked_where_it_is_chosen(tmp_path):
 
 
 def test_a_length_compared_with_zero_or_one_is_the_truth_of_the_list(tmp_path):
-    # `len(xs) == 0` and its kin compile to `not xs` and `not not xs`; each comparison told as 1 or 0,
-    # for an empty list, one of one item and one of six, and `len` against other numbers unchanged
+    # `len(xs) == 0` and its kin compile to `not xs` and `not not xs`, also where the list is a
+    # comprehension written as a loop before a `let`; each comparison told as 1 or 0, for lists
+    # of none, one and six items, and `len` against other numbers unchanged
     checks = ["len(e) == 0", "len(e) <= 0", "len(e) < 1", "len(e) != 0", "len(e) > 0", "len(e) >= 1",
               "count(e) == 0", "count(e) > 0", "len(e) > 1", "len(e) == 1", "len(e) >= 0"]
-    lists = {"[]": 0, "[5]": 1, "xs": 6}
-    lines = "\n".join(f"    emit told(if {c.replace('e)', f'{name})')} then 1 else 0)"
-                      for name in lists for c in checks)
+    lists = {"[]": 0, "[5]": 1, "xs": 6, "[x for x in xs if x > 100]": 0, "[x for x in ys if x > 5]": 1}
+    lines = "\n".join(f"    let v{i} = if {c.replace('e)', f'{name})')} then 1 else 0\n    emit told(v{i})"
+                      for i, (name, c) in enumerate((name, c) for name in lists for c in checks))
     body = f"""rule main() {{
 {lines}
     let cond = len(xs) != 0 and not (len(ys) < 1)
@@ -544,3 +545,4 @@ def test_a_length_compared_with_zero_or_one_is_the_truth_of_the_list(tmp_path):
     assert _play(tmp_path, body) == ("told", want + [1])
     made = build([tmp_path / "g.pw"], []).compiled.source
     assert "(not not _S.g_xs)" in made and "(not [5])" in made and "len(_S.g_xs) > 1" in made
+    assert "if (not not _t" in made or "((1) if (not not _t" in made

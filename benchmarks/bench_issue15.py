@@ -2,9 +2,11 @@
 
     python benchmarks/bench_issue15.py [--rounds 5] [--seconds 1.5] [--games 10000] [--base DIR] [--only NAME]
 
-Each throughput is measured in a fresh process per slice, slices of the things compared
-interleaved, and the median slice counts: on a shared machine a noisy neighbour then moves both
-sides of a ratio alike. --base DIR names an older checkout of the package (a folder holding
+Each throughput is measured in a fresh process per slice, in games per second of the process's CPU
+time (timing.throughput), slices of the things compared interleaved, and the median slice counts;
+a ratio (interpreted against hand-written) is the median of the rounds' ratios, each of two slices
+run one after the other: on a shared machine a noisy neighbour then moves both sides of a ratio
+alike. --base DIR names an older checkout of the package (a folder holding
 `pitwall/`, e.g. a git worktree linked as DIR/pitwall) to measure "today's" heuristic speeds
 against; without it those lines print games/s only. Start-up times are wall times of whole
 `pitwall` processes, the best of --rounds, after one run that fills the caches.
@@ -59,14 +61,25 @@ def medians(kinds: list[tuple], rounds: int, seconds: float) -> list[float]:
     return [statistics.median(g) for g in got]
 
 
+def paired_ratios(kinds: list[tuple], rounds: int, seconds: float) -> tuple[list[float], float]:
+    """Median games/s of two things compared, and the median of their ratios slice by slice (the
+    second's games/s over the first's): the two slices of a round run one after the other, so a
+    change of the machine's speed between rounds moves both sides of that round's ratio alike."""
+    got: list[list[float]] = [[] for _ in kinds]
+    for r in range(rounds):
+        for i in (0, 1) if r % 2 == 0 else (1, 0):
+            got[i].append(_slice(*kinds[i][:2], seconds))
+    ratios = [b / a for a, b in zip(*got)]
+    return [statistics.median(g) for g in got], statistics.median(ratios)
+
+
 def mark(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
 def random_ratio(args) -> None:
     for game in ("why_first", "street_illegal"):
-        ours, theirs = medians([(game, "random"), (game, "hand-written")], args.rounds, args.seconds)
-        ratio = theirs / ours
+        (ours, theirs), ratio = paired_ratios([(game, "random"), (game, "hand-written")], args.rounds, args.seconds)
         print(f"random agents, {game} {PLAYERS[game]}p: {ours:7.0f} games/s interpreted, {theirs:7.0f} hand-written: "
               f"{ratio:.2f}x slower (target <= 1.5x, aim 1.2x: {mark(ratio <= 1.5)})")
 

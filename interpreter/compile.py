@@ -110,6 +110,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.function_bounds: dict[str, int | None] = {}
         self.card_bounds: dict[tuple[str, str], int | None] = {}
         self.const_bounds: dict[str, int | None] | None = None  # worked out at the first use
+        self.literals = const_literals(prog)  # the constants written as literals
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
         self.entry_costs = self.paid_at_calls(pure | per_state)  # remembered or not, the same steps
         # Do the branches of an `if` pay for their calls? Not at the top of a function whose callers
@@ -578,7 +579,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         if n in p.globals:
             return f"_S.{GLOBAL_PREFIX}{n}"
         if n in p.consts:
-            return f"C_{n}"
+            return self.literals.get(n) or f"C_{n}"
         if n in p.decks:
             return f"D_{n}"
         return f"l_{n}"
@@ -807,6 +808,31 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
 
     def expr_New(self, e: ast.New) -> str:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
+
+
+def const_literals(prog: Program) -> dict[str, str]:
+    """The constants written as literals, by name: those whose value (after variants and settings:
+    the one this program runs with) is a literal or names such a constant, as the value's repr.
+    Python loads a literal with LOAD_CONST, not a lookup in the module's globals, and folds it into
+    the operations around it. Other constants stay names (C_...). In declaration order, as the
+    checker has them: a chain of constants is followed one link at a time."""
+    out: dict[str, str] = {}
+    for name, c in prog.consts.items():
+        v = c.value
+        code = out.get(v.name) if isinstance(v, ast.Var) else _literal(v)
+        if code is not None:
+            out[name] = code
+    return out
+
+
+def _literal(e) -> str | None:
+    if isinstance(e, ast.UnOp) and e.op == "-" and isinstance(e.operand, ast.Int):
+        return f"({-e.operand.value!r})"
+    if isinstance(e, ast.Int):
+        return f"({e.value!r})" if e.value < 0 else repr(e.value)
+    if isinstance(e, (ast.Bool, ast.Str)):
+        return repr(e.value)
+    return None
 
 
 def make_program(prog: Program, types: dict[int, T]) -> Compiled:

@@ -546,3 +546,38 @@ def test_a_length_compared_with_zero_or_one_is_the_truth_of_the_list(tmp_path):
     made = build([tmp_path / "g.pw"], []).compiled.source
     assert "(not not _S.g_xs)" in made and "(not [5])" in made and "len(_S.g_xs) > 1" in made
     assert "if (not not _t" in made or "((1) if (not not _t" in made
+
+
+def test_constants_are_written_as_the_literals_the_program_runs_with(tmp_path):
+    # a constant whose value is a literal, or names one, is compiled as that literal (LOAD_CONST);
+    # one worked out (`A + 1`) stays a name; a variant's and a setting's values are the ones written
+    rules = HEAD + """const A = -3
+const B = A
+const T = "tee"
+const F = true
+const S = A + 1
+setting K = 4 from 1 to 9 "a setting"
+rule main() {
+    emit told(A)
+    emit told(B)
+    emit told(if F and T == "tee" then 1 else 0)
+    emit told(S)
+    emit told(K * 10)
+    finish players
+}
+"""
+    (tmp_path / "g.pw").write_text(rules)
+    (tmp_path / "v.pw").write_text('variant v "V"\nreplace const A = 8\n')
+
+    def told(variants=(), settings=()):
+        loaded = build([tmp_path / "g.pw"], [tmp_path / v for v in variants], settings=settings)
+        heard = []
+        Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, record=False,
+             listener=lambda e: heard.append(e[2][0]) if e[0] == "e" else None).run()
+        return heard, loaded.compiled.source
+
+    heard, source = told()
+    assert heard == [-3, -3, 1, -2, 40]
+    assert "(-3)" in source and "'tee'" in source and "C_S" in source and "4 * 10" in source
+    assert told(["v.pw"])[0] == [8, 8, 1, 9, 40]
+    assert told(settings=(("K", "7"),))[0] == [-3, -3, 1, -2, 70]

@@ -18,6 +18,7 @@ from . import ast, compiled
 from .compile_arith import QUICK, ArithGen
 from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
+from .compile_fold import FoldGen, const_literals, const_values
 from .compile_hoist import HoistGen
 from .compile_inline import InlineGen
 from .compile_memo import MemoGen
@@ -65,7 +66,7 @@ METERED = ("_over", "_spend", "_cat", "_range", "_sort_spend", "_sort_pairs", "_
            "_keep", "_again", "_keep_list", "_again_list", "_keep_read", "_again_read", "_index_of", "_charge")
 
 
-class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, InlineGen):
+class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, ChooseGen, InlineGen):
     def __init__(self, prog: Program, types: dict[int, T]):
         self.prog = prog
         self.types = types
@@ -111,6 +112,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         self.card_bounds: dict[tuple[str, str], int | None] = {}
         self.const_bounds: dict[str, int | None] | None = None  # worked out at the first use
         self.literals = const_literals(prog)  # the constants written as literals
+        self.literal_values = const_values(prog)  # and their values, for folding (Gen.folded)
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
         self.entry_costs = self.paid_at_calls(pure | per_state)  # remembered or not, the same steps
         # Do the branches of an `if` pay for their calls? Not at the top of a function whose callers
@@ -746,6 +748,8 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         return "(" + "".join(self.expr(i) + ", " for i in e.items) + ")"
 
     def expr_BinOp(self, e: ast.BinOp) -> str:
+        if (f := self.folded(e)) is not e:
+            return self.expr(f)
         emptiness = self.emptiness(e)
         if emptiness is not None:
             return emptiness
@@ -777,62 +781,19 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, ArithGen, RangeGen, ChooseGen, In
         op = {"/": "//", "notin": "not in"}.get(e.op, e.op)
         return f"({left} {op} {right})"
 
-    def emptiness(self, e: ast.BinOp) -> str | None:
-        """`len(xs) == 0` as `(not xs)`, where xs needs no lines before it (else FlatGen's)."""
-        truth = self.truth_test(e)
-        if truth is None or id(e.left) in self.pre or self._has_comp(truth[1]):
-            return None
-        return f"({truth[0]}{self.expr(truth[1])})"
-
-    def truth_test(self, e: ast.BinOp) -> tuple[str, object] | None:
-        """`len(xs) == 0` and the like as Python's truth of the list, ("not ", xs) or ("not not ",
-        xs): a list is true when it holds something, and `not` costs one bytecode where the call
-        and the comparison cost six (an `if` folds `not not` into its jump)."""
-        call, n = e.left, e.right
-        if not (isinstance(call, ast.Call) and call.name in ("len", "count") and len(call.args) == 1
-                and call.name not in self.prog.functions and isinstance(n, ast.Int)
-                and self.type_of(call.args[0]).kind in ("list", "pile")):
-            return None
-        if (e.op, n.value) in (("==", 0), ("<=", 0), ("<", 1)):
-            return "not ", call.args[0]
-        if (e.op, n.value) in (("!=", 0), (">", 0), (">=", 1)):
-            return "not not ", call.args[0]
-        return None
-
     def expr_UnOp(self, e: ast.UnOp) -> str:
+        if (f := self.folded(e)) is not e:
+            return self.expr(f)
         op = "not " if e.op == "not" else e.op
         return f"({op}{self.expr(e.operand)})"
 
     def expr_Cond(self, e: ast.Cond) -> str:
+        if (f := self.folded(e)) is not e:
+            return self.expr(f)
         return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
 
     def expr_New(self, e: ast.New) -> str:
         return f"_new(K_{e.kind}, {self.expr(e.name)}, {self.sid(e.span)})"
-
-
-def const_literals(prog: Program) -> dict[str, str]:
-    """The constants written as literals, by name: those whose value (after variants and settings:
-    the one this program runs with) is a literal or names such a constant, as the value's repr.
-    Python loads a literal with LOAD_CONST, not a lookup in the module's globals, and folds it into
-    the operations around it. Other constants stay names (C_...). In declaration order, as the
-    checker has them: a chain of constants is followed one link at a time."""
-    out: dict[str, str] = {}
-    for name, c in prog.consts.items():
-        v = c.value
-        code = out.get(v.name) if isinstance(v, ast.Var) else _literal(v)
-        if code is not None:
-            out[name] = code
-    return out
-
-
-def _literal(e) -> str | None:
-    if isinstance(e, ast.UnOp) and e.op == "-" and isinstance(e.operand, ast.Int):
-        return f"({-e.operand.value!r})"
-    if isinstance(e, ast.Int):
-        return f"({e.value!r})" if e.value < 0 else repr(e.value)
-    if isinstance(e, (ast.Bool, ast.Str)):
-        return repr(e.value)
-    return None
 
 
 def make_program(prog: Program, types: dict[int, T]) -> Compiled:

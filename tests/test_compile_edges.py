@@ -581,3 +581,36 @@ rule main() {
     assert "(-3)" in source and "'tee'" in source and "C_S" in source and "4 * 10" in source
     assert told(["v.pw"])[0] == [8, 8, 1, 9, 40]
     assert told(settings=(("K", "7"),))[0] == [-3, -3, 1, -2, 70]
+
+
+def test_comparisons_and_conditions_of_literals_are_worked_out_as_the_code_is_written(tmp_path):
+    # `SLOW == 0 or ...` with SLOW a literal is the code after `or`; `ON and ...`, `if ON then ...`
+    # alike; also for a function written in place whose parameter was passed a literal. The
+    # values are those of the unfolded code; what a fold leaves out has no effect (a literal)
+    rules = HEAD + """const SLOW = 10
+const ON = false
+const NAME = "x"
+function small(slower: int, v: int) -> bool = slower == 0 or v <= 5 - slower
+rule main() {
+    emit told(if SLOW == 0 or xs[0] > 2 then 1 else 0)
+    emit told(if ON and xs[0] > 2 then 1 else 0)
+    emit told(if not ON or xs[9] > 2 then 1 else 0)
+    emit told(if NAME == "x" then 1 else 0)
+    emit told(if NAME < "y" and SLOW >= 10 and -SLOW < 0 then 1 else 0)
+    let a = if ON then sum(q for q in xs) else sum(y for y in ys)
+    emit told(a)
+    emit told(len([x for x in xs if small(SLOW, x)]))
+    emit told(len([x for x in xs if small(0, x)]))
+    finish players
+}
+"""
+    (tmp_path / "g.pw").write_text(rules)
+    loaded = build([tmp_path / "g.pw"], [])
+    heard = []
+    Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, record=False,
+         listener=lambda e: heard.append(e[2][0]) if e[0] == "e" else None).run()
+    assert heard == [1, 0, 1, 1, 1, 9, 1, 6]
+    source = loaded.compiled.source
+    assert "10 == 0" not in source and "0 == 0" not in source and "'x' == 'x'" not in source
+    assert "_at(_S.g_xs, 9)" not in source  # `not ON or ...`: true, the index never worked out
+    assert "_q in " not in source and "_y in " in source  # the dead branch's loop is not written

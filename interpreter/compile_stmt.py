@@ -176,6 +176,11 @@ class StmtGen:
             return
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
             self.forget(s.span, piles=(s.source, s.dest))
+            if n.isdigit() and int(n) > 0:  # a literal (a constant's value: compile_fold.py)
+                self.line(f"if len({src}) < {n}: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
+                self.pay(n, s.span)
+                self.line(f"{dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
+                return
             self.line(f"if not 0 <= {n} <= len({src}): _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
             self.pay(n, s.span)
             self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)

@@ -614,3 +614,28 @@ rule main() {
     assert "10 == 0" not in source and "0 == 0" not in source and "'x' == 'x'" not in source
     assert "_at(_S.g_xs, 9)" not in source  # `not ON or ...`: true, the index never worked out
     assert "_q in " not in source and "_y in " in source  # the dead branch's loop is not written
+
+
+@pytest.mark.parametrize("count", ["2", "N", "n", "5", "FIVE", "five"])
+def test_a_draw_of_a_literal_count_does_what_a_draw_of_a_worked_out_count_does(tmp_path, count):
+    # `draw 2` and `draw N` (N a constant) are written with the count as a literal; `draw n` (a local)
+    # is not: the cards drawn, and the error of too few cards, must be the same
+    body = f"""const N = 2
+const FIVE = 5
+global pile: pile of C = cards
+rule main() {{
+    let n = 2
+    let five = 5
+    draw {count} from pile to players[0].hand
+    emit told_l([c.v for c in players[0].hand])
+    emit told(len(pile))
+    finish players
+}}
+"""
+    got = _play(tmp_path, body)
+    if count in ("2", "N", "n"):
+        assert got == ("told", [(3, 2), 1])
+    else:
+        assert got[0] == "error" and got[1] == "cannot draw 5 card(s): the pile holds 3"
+        assert got[2] == _line(body, f"    draw {count} from pile to players[0].hand")
+    assert (") < 2: _draw(2, " in build([tmp_path / "g.pw"], []).compiled.source) == (count in ("2", "N"))

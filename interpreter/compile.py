@@ -18,7 +18,7 @@ from . import ast, compiled
 from .compile_arith import QUICK, ArithGen
 from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
-from .compile_fold import FoldGen, const_literals, const_values
+from .compile_fold import FoldGen, with_constants
 from .compile_hoist import HoistGen
 from .compile_inline import InlineGen
 from .compile_memo import MemoGen
@@ -111,8 +111,6 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
         self.function_bounds: dict[str, int | None] = {}
         self.card_bounds: dict[tuple[str, str], int | None] = {}
         self.const_bounds: dict[str, int | None] | None = None  # worked out at the first use
-        self.literals = const_literals(prog)  # the constants written as literals
-        self.literal_values = const_values(prog)  # and their values, for folding (Gen.folded)
         self.none_results: dict[str, bool] = {}  # compile_flat.FlatGen._gives_none
         self.entry_costs = self.paid_at_calls(pure | per_state)  # remembered or not, the same steps
         # Do the branches of an `if` pay for their calls? Not at the top of a function whose callers
@@ -581,7 +579,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
         if n in p.globals:
             return f"_S.{GLOBAL_PREFIX}{n}"
         if n in p.consts:
-            return self.literals.get(n) or f"C_{n}"
+            return f"C_{n}"
         if n in p.decks:
             return f"D_{n}"
         return f"l_{n}"
@@ -611,7 +609,14 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
         return self.expr(e)
 
     def expr_Call(self, c: ast.Call) -> str:
-        args = [self.expr(a) for a in c.args]
+        if c.name in self.prog.functions:  # whether it is written in place reads its arguments' code
+            self.call_args += 1
+            try:
+                args = [self.expr(a) for a in c.args]
+            finally:
+                self.call_args -= 1
+        else:
+            args = [self.expr(a) for a in c.args]
         if c.name in self.prog.functions:
             return self.inline(c, args) or f"f_{c.name}({', '.join(args)})"
         if c.name in self.prog.rules:
@@ -748,8 +753,6 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
         return "(" + "".join(self.expr(i) + ", " for i in e.items) + ")"
 
     def expr_BinOp(self, e: ast.BinOp) -> str:
-        if (f := self.folded(e)) is not e:
-            return self.expr(f)
         emptiness = self.emptiness(e)
         if emptiness is not None:
             return emptiness
@@ -782,14 +785,10 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
         return f"({left} {op} {right})"
 
     def expr_UnOp(self, e: ast.UnOp) -> str:
-        if (f := self.folded(e)) is not e:
-            return self.expr(f)
         op = "not " if e.op == "not" else e.op
         return f"({op}{self.expr(e.operand)})"
 
     def expr_Cond(self, e: ast.Cond) -> str:
-        if (f := self.folded(e)) is not e:
-            return self.expr(f)
         return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
 
     def expr_New(self, e: ast.New) -> str:
@@ -818,7 +817,7 @@ def _generate(prog: Program, types: dict[int, T], inline: bool):
     g = Gen(prog, types)
     g.inline_ok = g.flattening = g.written_out = inline
     g.module()
-    return g, compile("\n".join(g.lines) + "\n", GENERATED, "exec")
+    return g, compile(with_constants("\n".join(g.lines) + "\n", prog), GENERATED, "exec")
 
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")

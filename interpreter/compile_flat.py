@@ -56,8 +56,6 @@ class FlatGen:
 
     def flat_unkept(self, e, span: Span) -> str:
         """flat, where e itself is not kept by a loop around it (its parts may be)."""
-        if (f := self.folded(e)) is not e:  # a literal decides it (compile_fold.py)
-            return self.flat(f, span)
         if isinstance(e, _COMPS):
             return self._flat_loop(e, span)
         if isinstance(e, ast.BinOp) and e.op in ("and", "or"):

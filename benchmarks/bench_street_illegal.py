@@ -96,7 +96,7 @@ def main() -> None:
             best[agent] = max(best[agent], interpreted_gps(agent, slice_))
     theirs, serial = best["hand-written"], best
     for agent in ("random", "heuristic"):
-        line = f"  {agent:9} serial:           {serial[agent]:7.0f} games/s"
+        line = f"  {agent:9} serial:           {serial[agent]:7.0f} games/s of CPU"
         if agent == "random":
             line += f"   (target >= {TARGET_GPS}: {mark(serial[agent] >= TARGET_GPS)})"
         print(line)
@@ -104,9 +104,9 @@ def main() -> None:
         count = args.games if agent == "random" else max(1, args.games // 2)
         for jobs in (1, 2):
             gps = simulate_gps(agent, count, jobs)
-            print(f"  {agent:9} simulate --jobs {jobs}: {gps:7.0f} games/s ({count} games)")
+            print(f"  {agent:9} simulate --jobs {jobs}: {gps:7.0f} games/s of the wall clock ({count} games)")
     ratio = theirs / serial["random"]
-    print(f"  hand-written (random) serial: {theirs:7.0f} games/s")
+    print(f"  hand-written (random) serial: {theirs:7.0f} games/s of CPU")
     print(f"  ratio interpreter/hand-written, random agents: {ratio:.2f}x slower "
           f"(target <= {TARGET_RATIO:.0f}x: {mark(ratio <= TARGET_RATIO)})")
     if args.profile or serial["random"] < TARGET_GPS or ratio > TARGET_RATIO:

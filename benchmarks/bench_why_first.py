@@ -57,7 +57,8 @@ def main() -> None:
         print(f"why_first players={players}: {ours:7.0f} games/s of CPU interpreted, {theirs:7.0f} hand-written, "
               f"ratio {theirs / ours:.2f}x")
     for jobs in (1, 2):
-        print(f"why_first players=4 simulate --jobs {jobs}: {parallel_gps(4, 4000, jobs):7.0f} games/s of the wall clock")
+        gps = parallel_gps(4, 4000, jobs)
+        print(f"why_first players=4 simulate --jobs {jobs}: {gps:7.0f} games/s of the wall clock")
     print(f"pitwall check rules.pw startup: {check_startup():.3f} s")
 
 

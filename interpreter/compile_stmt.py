@@ -176,7 +176,7 @@ class StmtGen:
             return
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
             self.forget(s.span, piles=(s.source, s.dest))
-            if n.isdigit() and int(n) > 0:  # a literal (a constant's value: compile_fold.py)
+            if n.isdigit() and int(n) > 0:  # a count written as a literal
                 self.line(f"if len({src}) < {n}: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
                 self.pay(n, s.span)
                 self.line(f"{dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)

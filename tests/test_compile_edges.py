@@ -568,8 +568,11 @@ const B = A
 const T = "tee"
 const F = true
 const S = A + 1
+const Q = "it's C_A # and \\"C_B\\""
 setting K = 4 from 1 to 9 "a setting"
+event said(t: text) "{t}"
 rule main() {
+    emit said(Q + " C_A")
     emit told(A)
     emit told(B)
     emit told(if F and T == "tee" then 1 else 0)
@@ -589,12 +592,12 @@ rule main() {
         return heard, loaded
 
     heard, loaded = told()
-    assert heard == [-3, -3, 1, -2, 40]
+    assert heard == ['it\'s C_A # and "C_B" C_A', -3, -3, 1, -2, 40]
     names = _names_read_by_rules(loaded)
     assert {"C_T", "C_S"} <= names and not {"C_A", "C_B", "C_F", "C_K"} & names
     assert "C_A" in loaded.compiled.source
-    assert told(["v.pw"])[0] == [8, 8, 1, 9, 40]
-    assert told(settings=(("K", "7"),))[0] == [-3, -3, 1, -2, 70]
+    assert told(["v.pw"])[0][1:] == [8, 8, 1, 9, 40]
+    assert told(settings=(("K", "7"),))[0][1:] == [-3, -3, 1, -2, 70]
 
 
 def test_constants_loaded_as_literals_in_conditions_and_inlined_calls(tmp_path):

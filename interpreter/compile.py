@@ -609,15 +609,13 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
         return self.expr(e)
 
     def expr_Call(self, c: ast.Call) -> str:
-        if c.name in self.prog.functions:  # whether it is written in place reads its arguments' code
-            self.call_args += 1
-            try:
-                args = [self.expr(a) for a in c.args]
-            finally:
-                self.call_args -= 1
-        else:
+        function = c.name in self.prog.functions  # whether it is written in place reads its arguments' code
+        self.call_args += function
+        try:
             args = [self.expr(a) for a in c.args]
-        if c.name in self.prog.functions:
+        finally:
+            self.call_args -= function
+        if function:
             return self.inline(c, args) or f"f_{c.name}({', '.join(args)})"
         if c.name in self.prog.rules:
             return f"r_{c.name}({', '.join(args)})"

@@ -56,7 +56,7 @@ def with_constants(source: str, prog) -> str:
     value is a literal (or names such a constant) as that value, in place of its name (see top).
     Text literals (repr()s, never holding a line break) and comments are matched whole and left as
     they are, and so is a constant's own assignment (`C_X = ...`)."""
-    values = {f"C_{name}": _code_of(v) for name, v in const_values(prog).items() if type(v) in (int, bool)}
+    values = {f"C_{name}": _code_of(v) for name, v in const_values(prog).items()}
     if not values:
         return source
     return _TOKENS.sub(lambda m: values.get(m[0], m[0]), source)
@@ -69,11 +69,11 @@ def _code_of(value) -> str:
     return f"({value!r})" if type(value) is int and value < 0 else repr(value)
 
 
-def const_values(prog) -> dict[str, int | bool | str]:
-    """The constants whose value (after variants and settings: the one this program runs with) is
-    a literal or names such a constant, and their values. In declaration order, as the checker
-    has them: a chain of constants is followed one link at a time."""
-    out: dict[str, int | bool | str] = {}
+def const_values(prog) -> dict[str, int | bool]:
+    """The whole-number and truth-value constants whose value (after variants and settings: the
+    one this program runs with) is a literal or names such a constant, and their values. In
+    declaration order, as the checker has them: a chain of constants is followed one link at a time."""
+    out: dict[str, int | bool] = {}
     for name, c in prog.consts.items():
         v = c.value
         if isinstance(v, ast.Var):
@@ -85,9 +85,10 @@ def const_values(prog) -> dict[str, int | bool | str]:
 
 
 def literal_value(e):
-    """The value of a literal (a negative number is `-` and a literal); _NOT_LITERAL otherwise."""
+    """The value of a whole-number or truth-value literal (a negative number is `-` and a literal);
+    _NOT_LITERAL otherwise (a text too: see top)."""
     if isinstance(e, ast.UnOp) and e.op == "-" and isinstance(e.operand, ast.Int):
         return -e.operand.value
-    if isinstance(e, (ast.Int, ast.Bool, ast.Str)):
+    if isinstance(e, (ast.Int, ast.Bool)):
         return e.value
     return _NOT_LITERAL

@@ -227,6 +227,8 @@ class FlatGen:
             return not params and not self.known_in_range(e, self.unchecked) and e.name not in self.prog.globals
         if isinstance(e, ast.Cond):
             return self.may_be_none(e.then, params) or self.may_be_none(e.orelse, params)
+        if isinstance(e, ast.TupleLit):  # compared item by item: none only where an item may be
+            return any(self.may_be_none(i, params) for i in e.items)
         if isinstance(e, ast.Aggregate):
             return e.name == "first" or e.name in ("min", "max") and e.comp.key is not None
         if isinstance(e, ast.Call):
@@ -303,7 +305,14 @@ class FlatGen:
         elif how == "sort_by":
             per = pair_measure(c.key, self.type_of(c.key), self.type_of(c.elem))
             if per is not None:
-                self.line(f"{acc} = _sort_pairs({acc}, {per}, {c.desc})", span)
+                # one pair or none: nothing to compare, so no call (most sorts of a game's small collections);
+                # one pair costs what _sort_pairs charges for it, 1 * (2 + 1 + per * 1)
+                self.line(f"if len({acc}) > 1: {acc} = _sort_pairs({acc}, {per}, {c.desc})", span)
+                self.line(f"elif {acc}:", span)
+                self.indent += 1
+                self.pay(str(3 + per), span)
+                self.line(f"{acc} = [{acc}[0][1]]", span)
+                self.indent -= 1
             else:
                 self.line(f"{acc} = _sort_by(_sort_spend({acc}), {c.desc})", span)
 

@@ -653,3 +653,63 @@ rule main() {{
         assert got[0] == "error" and got[1] == "cannot draw 5 card(s): the pile holds 3"
         assert got[2] == _line(body, f"    draw {count} from pile to players[0].hand")
     assert (") < 2: _draw(2, " in build([tmp_path / "g.pw"], []).compiled.source) == (count == "2")
+
+
+def _told_and_left(tmp_path, body: str) -> tuple[list, int]:
+    """What the game told, and the steps left of its budget at the end."""
+    path = tmp_path / "g.pw"
+    path.write_text(HEAD + body)
+    told = []
+    game = Game(build([path], []), ["A", "B"], [FirstLegal(), FirstLegal()], 1, budget=10**6,
+                listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None)
+    game.run()
+    return told, game.budget[0]
+
+
+@pytest.mark.parametrize("cond", ["x > 100", "x > 5", "x > 3", "x > 0", "true"])
+@pytest.mark.parametrize("how", ["sort", "max", "min"])
+def test_a_loop_sorting_or_picking_by_a_key_tells_what_python_would(tmp_path, how, cond):
+    # written as a loop before a `let`: a sort of one pair or none skips _sort_pairs, and a min or
+    # max by a tuple of whole numbers compares in the loop (the first of equal keys wins)
+    key = "(x % 2, 0 - x)" if how != "sort" else "0 - x"
+    expr = f"{how}(x for x in xs if {cond} by {key})"
+    if how != "sort":
+        expr = f"(if len([x for x in xs if {cond}]) == 0 then 0 else {expr})"  # max of nothing: none
+    told, _ = _told_and_left(tmp_path, f"""rule main() {{
+    let a = {expr}
+    emit {"told_l" if how == "sort" else "told"}(a)
+    finish players
+}}
+""")
+    made = build([tmp_path / "g.pw"], []).compiled.source
+    assert "_max_by" not in made and "_min_by" not in made
+    assert ("_sort_pairs(_t" in made) == (how == "sort")  # the loop's, after its length test
+    items = [x for x in (3, -1, 4, 1, -5, 9) if eval(cond.replace("true", "True"))]
+    if how == "sort":
+        assert told == [tuple(sorted(items, key=lambda x: -x))]
+    else:
+        pick = max if how == "max" else min
+        assert told == [pick(items, key=lambda x: (x % 2, -x)) if items else 0]
+
+
+def test_a_sort_of_one_pair_or_none_costs_what_sort_pairs_charges(tmp_path):
+    # the comprehension pays for every item of xs whatever passes; what differs between none, one
+    # and two items passing is the sort's own charge, which must be _sort_pairs' for that many
+    from pitwall.interpreter.budget import metered
+
+    def charged(n: int) -> int:
+        helpers = metered(1000)
+        helpers["_sort_pairs"]([(-i, i) for i in range(n)], 3, False)
+        return 1000 - helpers["_budget"][0]
+
+    left = {}
+    for n, cond in ((0, "x > 100"), (1, "x > 5"), (2, "x > 3")):
+        told, left[n] = _told_and_left(tmp_path, f"""rule main() {{
+    let a = sort(x for x in xs if {cond} by 0 - x)
+    emit told(len(a))
+    finish players
+}}
+""")
+        assert told == [n]
+    assert "_B - (6)" in build([tmp_path / "g.pw"], []).compiled.source
+    assert (left[0] - left[1], left[0] - left[2]) == (charged(1), charged(2)) == (6, 20)

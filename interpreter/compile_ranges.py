@@ -163,6 +163,8 @@ class RangeGen:
         if n in _BOUNDED_CALLS:
             return True
         if n in _OF_ARGUMENTS:
+            if len(e.args) == 1 and self.type_of(e.args[0]).kind in ("list", "pile"):
+                return False  # an item of a list, never checked where the list was made: maybe none
             return all(self.known_in_range(a, unknown, calls) for a in e.args) and (n != "abs" or len(e.args) == 1)
         if n == "clamp":  # between its bounds, or the upper one where they cross
             return self.known_in_range(e.args[1], unknown, calls) and self.known_in_range(e.args[2], unknown, calls)

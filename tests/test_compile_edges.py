@@ -713,3 +713,23 @@ def test_a_sort_of_one_pair_or_none_costs_what_sort_pairs_charges(tmp_path):
         assert told == [n]
     assert "_B - (6)" in build([tmp_path / "g.pw"], []).compiled.source
     assert (left[0] - left[1], left[0] - left[2]) == (charged(1), charged(2)) == (6, 20)
+
+
+@pytest.mark.parametrize("store", ["let a = {m}(zs)", "g = {m}(zs)", "players[0].n = {m}(zs)"])
+@pytest.mark.parametrize("m", ["max", "min"])
+def test_the_min_or_max_of_a_list_holding_none_is_an_error_where_it_is_stored(tmp_path, store, m):
+    # a list's items are not checked where the list is made ([first(...)] may hold none), so the
+    # min or max of one is checked where it is stored, like any whole number that may be none;
+    # else the none went on, to fail later at another line (a key comparing it) or never
+    body = f"""global g: int = 0
+rule main() {{
+    let zs = [first([x for x in xs if x > 100])]
+    {store.format(m=m)}
+    let b = max(x for x in xs by (if x > 0 then 1 else 1, 10 / (x - 1)))
+    emit told(b)
+    finish players
+}}
+"""
+    got = _play(tmp_path, body)
+    assert got == ("error", "a value is 'none' here (an empty pile's top or first, or an unset participant)",
+                   _line(body, "    " + store.format(m=m)))

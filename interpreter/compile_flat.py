@@ -215,8 +215,8 @@ class FlatGen:
         number (checked where stored, a parameter where the function is entered or its call
         written in place), a whole-number field, a literal, what an operator or a builtin of
         several values makes, or a function giving none of the others; maybe a first, top or last,
-        a min or max of one collection, or by a key, a list's item, a rule's result. `params`:
-        e is a function's body, whose names are its parameters."""
+        a min or max of one collection, or by a key, a list's item, a rule's result, a tuple where one
+        of its items may be. `params`: e is a function's body, whose names are its parameters."""
         if isinstance(e, (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.UnOp)):
             return False
         if isinstance(e, ast.Field):

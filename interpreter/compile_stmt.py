@@ -176,14 +176,12 @@ class StmtGen:
             return
         if n != "1":  # n cards from the top, one after the other (the top first), as Game.draw
             self.forget(s.span, piles=(s.source, s.dest))
-            if n.isdigit() and int(n) > 0:  # a count written as a literal
-                self.line(f"if len({src}) < {n}: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
-                self.pay(n, s.span)
-                self.line(f"{dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
-                return
-            self.line(f"if not 0 <= {n} <= len({src}): _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
+            literal = n.isdigit() and int(n) > 0  # a count written as a literal: only the length to test
+            short = f"len({src}) < {n}" if literal else f"not 0 <= {n} <= len({src})"
+            self.line(f"if {short}: _draw({n}, {src}, {dst}, {sid})", s.span)  # its error
             self.pay(n, s.span)
-            self.line(f"if {n} > 0: {dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]", s.span)
+            self.line(f"{'' if literal else f'if {n} > 0: '}{dst}.extend({src}[:-{n} - 1:-1]); del {src}[-{n}:]",
+                      s.span)
             return
         # One card, the common draw, written out as Game.draw would do it: the runtime is called only
         # to refill an empty pile or to say it cannot. Its one step is among the statement's nodes,

@@ -37,14 +37,20 @@ global nobody: P
 BIG_PLUS = "beyond the range of whole numbers"
 
 
+def _game(loaded, agents=None, budget: int = 10**6, record: bool = False) -> tuple[Game, list]:
+    """A game of two first-legal seats, and the list its events' first values are told into."""
+    told = []
+    game = Game(loaded, ["A", "B"], agents or [FirstLegal(), FirstLegal()], 1, budget=budget,
+                record=record, listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None,
+                auto_agent=FirstLegal())
+    return game, told
+
+
 def _play(tmp_path, body: str, agents=None, budget: int = 10**6, record: bool = False):
     """(what the game told, or the error: message and line)"""
     path = tmp_path / "g.pw"
     path.write_text(HEAD + body)
-    told = []
-    game = Game(build([path], []), ["A", "B"], agents or [FirstLegal(), FirstLegal()], 1, budget=budget,
-                record=record, listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None,
-                auto_agent=FirstLegal())
+    game, told = _game(build([path], []), agents, budget, record)
     try:
         game.run()
     except PitwallError as e:
@@ -586,9 +592,8 @@ rule main() {
 
     def told(variants=(), settings=()):
         loaded = build([tmp_path / "g.pw"], [tmp_path / v for v in variants], settings=settings)
-        heard = []
-        Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, record=False,
-             listener=lambda e: heard.append(e[2][0]) if e[0] == "e" else None).run()
+        game, heard = _game(loaded)
+        game.run()
         return heard, loaded
 
     heard, loaded = told()
@@ -623,9 +628,8 @@ rule main() {
 """
     (tmp_path / "g.pw").write_text(rules)
     loaded = build([tmp_path / "g.pw"], [])
-    heard = []
-    Game(loaded, ["A", "B"], [FirstLegal(), FirstLegal()], 1, record=False,
-         listener=lambda e: heard.append(e[2][0]) if e[0] == "e" else None).run()
+    game, heard = _game(loaded)
+    game.run()
     assert heard == [1, 0, 1, 1, 1, 9, 1, 6]
     assert "C_NAME" in _names_read_by_rules(loaded) and not {"C_SLOW", "C_ON"} & _names_read_by_rules(loaded)
 
@@ -659,9 +663,7 @@ def _told_and_left(tmp_path, body: str) -> tuple[list, int]:
     """What the game told, and the steps left of its budget at the end."""
     path = tmp_path / "g.pw"
     path.write_text(HEAD + body)
-    told = []
-    game = Game(build([path], []), ["A", "B"], [FirstLegal(), FirstLegal()], 1, budget=10**6,
-                listener=lambda e: told.append(e[2][0]) if e[0] == "e" else None)
+    game, told = _game(build([path], []))
     game.run()
     return told, game.budget[0]
 

@@ -2,7 +2,7 @@
 
 Like jinja2's CodeGenerator: one visit method per node kind (statements in compile_stmt.py, decisions
 in compile_choose.py; how values are worked out in compile_flat, compile_inline, compile_arith,
-compile_hoist, compile_memo and compile_ranges). Each rule and function becomes a nested Python
+compile_hoist, compile_memo, compile_ranges and compile_guard). Each rule and function becomes a nested Python
 function inside `_new_game(_m)`, so per-game state lives in closure cells and the hot loop never
 walks a tree; one set of them serves game after game (runtime.CodeSet), bound to each in turn.
 Every generated line remembers the rules span it came from, so a failure inside generated code is
@@ -19,6 +19,7 @@ from .compile_arith import QUICK, ArithGen
 from .compile_choose import ChooseGen
 from .compile_flat import FlatGen
 from .compile_fold import FoldGen, with_constants
+from .compile_guard import guarded
 from .compile_hoist import HoistGen
 from .compile_inline import InlineGen
 from .compile_memo import MemoGen
@@ -185,13 +186,16 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
                 raise PitwallError(f"the rules make more than {DEFS_MAX:,} Python functions", span or self.last_span,
                                    "functions, rules, their extensions and each `prefer` count: rules of that size "
                                    "are not supported (a limit of docs/language.md §14)")
-        if self.game_start is not None and len(self.lines) - self.game_start >= RULES_LINES_MAX:
+        # an item's read written in place, inside try (compile_guard.py): two lines for one
+        parts = (guarded(text) if self.game_start is not None and "_at(" in text else None) or (text,)
+        if self.game_start is not None and len(self.lines) + len(parts) - self.game_start > RULES_LINES_MAX:
             raise PitwallError(f"the rules make more than {RULES_LINES_MAX:,} lines of Python", span or self.last_span,
                                "rules of that size are not supported (a limit of docs/language.md §14)")
         if span is not None:
             self.last_span = span
-        self.lines.append("    " * self.indent + text)
-        self.linemap.append(span)
+        for part in parts:
+            self.lines.append("    " * self.indent + part)
+            self.linemap.append(span)
         if self.game_start is not None and _DEF.fullmatch(text):
             # every function of a game may spend: the budget is the game's variable, not a local
             self.lines.append("    " * self.indent + text[: len(text) - len(text.lstrip())] + "    nonlocal _B")

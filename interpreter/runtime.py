@@ -272,7 +272,8 @@ NAMESPACE = {
 # What generated code may call of Python's own: the names the compiler emits, and nothing else.
 SAFE_BUILTINS = {name: __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
                  for name in ("len", "sum", "any", "all", "sorted", "min", "max", "abs", "list", "reversed",
-                              "dict", "tuple", "next", "range", "enumerate", "int", "ValueError", "__build_class__")}
+                              "dict", "tuple", "next", "range", "enumerate", "int", "ValueError", "IndexError",
+                              "__build_class__")}
 
 
 _LENDING = threading.Lock()  # the load's budget, lent to one game at a time (Game.made)

@@ -155,8 +155,17 @@ class HoistGen:
         self.line(f"{value} = {keep.format(before=before, code=code)}", span)
         self.indent -= 1
         self.line("else:", span)
-        self.line(f"    {value} = {again}", span)
+        self.indent += 1
+        self._again_lines(e, slot, read, value, span)
+        self.indent -= 1
         return value
+
+    def _again_lines(self, e, slot: str, read: int | None, value: str, span) -> None:
+        """What _again, _again_list or _again_read does, as lines: no call where the part is reused,
+        which in a loop is every pass but the first."""
+        self.pay(f"{slot}[1]" + ("" if read is None else f" + len({slot}[0]) * {read}"), span)
+        copy = read is None and self.types[id(e)].kind == "list"  # the reader may change its list
+        self.line(f"{value} = " + (f"list({slot}[0])" if copy else f"{slot}[0]"), span)
 
     def _keeping(self, e, slot: str, read: int | None) -> tuple[str, str]:
         """The calls that keep a part's value (a template of `before` and `code`) and reuse it."""

@@ -5,6 +5,9 @@ must agree on every value and every step."""
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 from pitwall.interpreter import compiled as compile_module
 from pitwall.interpreter import runtime
@@ -29,7 +32,7 @@ def play(tmp_path, body: str, monkeypatch, fast: bool, players=("A", "B", "C", "
     path = tmp_path / "g.pw"
     path.write_text(HEAD + body)
     loaded = build([path], [])
-    counts = {"_keep": 0, "_again": 0, "_keep_list": 0, "_again_list": 0}
+    counts = {"_keep": 0, "_again": 0, "_keep_list": 0, "_again_list": 0, "_again_read": 0}
     made = runtime.metered
 
     def counting(budget):
@@ -40,8 +43,37 @@ def play(tmp_path, body: str, monkeypatch, fast: bool, players=("A", "B", "C", "
 
     monkeypatch.setattr(runtime, "metered", counting)
     game = Game(loaded, list(players), [FirstLegal()] * len(players), 7, auto_agent=FirstLegal())
-    game.run()
+    reuses = _reuse_lines(loaded.compiled.source)
+
+    def tracer(frame, event, _arg):  # a reuse written as lines (compile_hoist._again_lines) is no call
+        if frame.f_code.co_filename != runtime.GENERATED:
+            return None
+        if event == "line" and frame.f_lineno in reuses:
+            counts[reuses[frame.f_lineno]] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        game.run()
+    finally:
+        sys.settrace(None)
     return [(p.v_n, p.v_m) for p in game.participants], game.budget[0], counts, loaded.compiled.source
+
+
+_REUSE = re.compile(r"_t\d+ = (list\()?_h\d+\[0\]\)?")
+
+
+def _reuse_lines(source: str) -> dict[int, str]:
+    """The generated lines that hand out a kept part again, by line number, with the helper each
+    stands for: a copy of a list (_again_list), a list read in place (_again_read, whose charge, the
+    line before, pays for the reading too) or a value (_again)."""
+    lines = source.splitlines()
+    found = {}
+    for n, text in enumerate(lines, 1):
+        m = _REUSE.fullmatch(text.strip())
+        if m:
+            found[n] = "_again_list" if m[1] else "_again_read" if "+ len(" in lines[n - 2] else "_again"
+    return found
 
 
 def _counted(fn, name, counts):
@@ -240,8 +272,8 @@ def test_a_kept_list_only_read_is_not_copied_and_costs_the_same(tmp_path, monkey
     # `c.v in values()` and a pass over values(): read in place, the reading paid with the part
     values, _, counts, source = both(tmp_path, READ_BODY, monkeypatch)
     assert values == [(5, 30), (5, 28), (5, 24), (5, 18)]
-    assert "_keep_read(" in source and "_again_list(" not in source
-    assert counts["_keep_list"] == 0 and counts["_again_list"] == 0
+    assert "_keep_read(" in source and "_again_list(" not in source and "list(_h" not in source
+    assert counts["_keep_list"] == 0 and counts["_again_list"] == 0 and counts["_again_read"] > 0
 
 
 @pytest.mark.parametrize("budget", range(150, 700, 23))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from .limits import DECK_MAX, LIST_MAX, TEXT_MAX
+from .limits import DECK_MAX, LIST_MAX, RANGE_STEPS, TEXT_MAX
 
 
 class LimitExceeded(Exception):
@@ -78,7 +78,7 @@ def metered(start: int) -> dict:
         if hi - lo >= LIST_MAX:
             raise LimitExceeded(f"range({lo}, {hi}) holds {hi - lo + 1} numbers; at most {LIST_MAX} are allowed")
         if hi >= lo:  # each number a new object kept in memory: dearer than a step
-            _B -= (hi - lo + 1) * 20
+            _B -= (hi - lo + 1) * RANGE_STEPS
             if _B < 0:
                 raise OutOfSteps
         return list(range(lo, hi + 1))

@@ -668,6 +668,9 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
                 and e.name not in self.prog.rules
                 and len(e.args) == 1 and self.type_of(e.args[0]).kind in ("list", "pile") and self.subst is None):
             self.hoisted = (e, span)
+        elif self.flattening and isinstance(e, ast.BinOp) and e.op == "+" and isinstance(e.left, ast.Var) \
+                and self.type_of(e).kind in ("list", "text") and self.game_start is not None:
+            return self.joined(e, span)
         elif self.flattening:
             return self.flat(e, span)
         elif isinstance(e, (ast.ListComp, ast.Aggregate)) and self.subst is None:

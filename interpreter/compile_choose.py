@@ -24,6 +24,7 @@ import textwrap
 
 from . import ast
 from .costs import PASS_COST
+from .limits import LIST_MAX, RANGE_STEPS
 from .templates import parse_template, template_roots
 
 
@@ -34,21 +35,34 @@ class ChooseGen:
         by = self.value(s.by, s.span) if s.by is not None else f"l_{self.sim_var}"
         t = s.target
         name = t.name if isinstance(t, ast.Var) else t.obj.name
-        options, q, n = self.value(s.options, s.span), self.fresh(), self.fresh()
+        q, n = self.fresh(), self.fresh()
+        ends = self.range_ends(s.options, n, s.span)
+        options = self.value(s.options, s.span) if ends is None else self.fresh()
         place = self.place(t)
         self.line(f"{q} = {by}._q", s.span)
-        self.line(f"{n} = len({options})", s.span)  # once: every branch but the general path asks
+        if ends is None:
+            self.line(f"{n} = len({options})", s.span)  # once: every branch but the general path asks
+            pick = f"{options}[int({q}() * {n})]"
+        else:  # the number the list would hold there
+            pick = f"int({q}() * {n})" + ("" if ends[0] == "0" else f" + {ends[0]}")
         self.line(f"if {q} is not None and {n} > 1:", s.span)
-        self.line(f"    {place} = {options}[int({q}() * {n})]  # q first: a watcher is told before the pick", s.span)
+        self.line(f"    {place} = {pick}  # q first: a watcher is told before the pick", s.span)
+        branch = "elif"
+        if ends is not None:  # every other seat takes its options as a list
+            self.line("else:", s.span)
+            self.indent += 1
+            self.line(f"{options} = list(range({ends[0]}, {ends[1]} + 1))", s.span)
+            branch = "if"
         inline = self.flattening and self.loop_depth + 2 < self.loops_max
         if inline:
-            self.line(f"elif {by}._h is not None and {n} > 1:", s.span)
+            self.line(f"{branch} {by}._h is not None and {n} > 1:", s.span)
             self.indent += 1
             self.line("if _decided is not None: _decided()", s.span)
             self.line(f"{place} = {options}[{self.preferred(s, by, options, n)}]", s.span)
             self.indent -= 1
+            branch = "elif"
         # the only option, as Game.choose takes it for such a seat: no agent asked
-        self.line(f"elif {n} == 1 and ({q} is not None or {by}._h is not None):", s.span)
+        self.line(f"{branch} {n} == 1 and ({q} is not None or {by}._h is not None):", s.span)
         self.line("    if _decided is not None: _decided()", s.span)
         self.line(f"    {place} = {options}[0]", s.span)
         self.line("else:", s.span)
@@ -59,7 +73,7 @@ class ChooseGen:
         secret = ", True" if self.sim_var is not None else ""
         self.line(f"{place} = _choose({by}, {name!r}, {options}, {self.prompt(s)}, {prefer}, {self.sid(s.span)}"
                   f"{secret})", s.span)
-        self.indent -= 1
+        self.indent -= 1 if ends is None else 2
         if not self.options_in_range(s.options):
             self.check_int(place, self.type_of(t), s.span)  # an option is a list's item, which nobody checked
         if self.changes_state(t):
@@ -110,6 +124,20 @@ class ChooseGen:
         params = self.bound(textwrap.dedent("\n".join(self.lines[start:])), var)
         self.lines[start] = header.replace(f"def {fn}({var}):", f"def {fn}({params}):")
         return fn
+
+    def range_ends(self, e, n: str, span) -> tuple[str, str] | None:
+        """The ends of options that are a `range`, worked out into locals, and their count into n,
+        bounded and paid for as _range does; None for other options. A random seat then picks a
+        number of the range with no list of them made."""
+        if not (isinstance(e, ast.Call) and e.name == "range" and e.name not in self.prog.functions):
+            return None
+        lo = self._spilled(self.flat(e.args[0], span), span)
+        hi = self._spilled(self.flat(e.args[1], span), span)
+        width = f"{hi} - {lo}" if lo != "0" else hi
+        self.line(f"if {width} >= {LIST_MAX!r}: _range({lo}, {hi})", span)  # the limit's error
+        self.line(f"{n} = {width} + 1 if {hi} >= {lo} else 0", span)
+        self.pay(f"{n} * {RANGE_STEPS!r}", span)  # none for an empty range, as _range
+        return lo, hi
 
     def preferred(self, s: ast.Choose, by: str, options: str, n: str) -> str:
         """The index a heuristic seat picks (agents.Heuristic.pick), by lines before it."""

@@ -32,6 +32,7 @@ from . import ast
 from .compile_arith import PLAIN, plain
 from .costs import ITEM_COST, pair_measure
 from .errors import Span
+from .limits import LIST_MAX, TEXT_MAX
 
 _COMPS = (ast.Aggregate, ast.ListComp)
 # Loops nested in one Python function: CPython allows 20 blocks; rules nest theirs up to 16
@@ -288,6 +289,20 @@ class FlatGen:
             else:
                 self.line(f"if {empty} or {key} {op} {best}:", span)
                 self.line(f"    {best} = {key}; {acc} = {x}; {empty} = False", span)
+
+    def joined(self, e: ast.BinOp, span: Span) -> str:
+        """A statement's whole value `name + b` of texts or lists (`out = out + [card]`, in a loop):
+        what _cat does, as lines, no call. b is worked out first into a local; then the length is
+        bounded (_cat raises the limit's error) and paid for. The left side is a name, so never a
+        list written out (two of those are joined unpaid: compile.Gen.expr_BinOp)."""
+        left = self._spilled(self.expr(e.left), span)  # a name: plain, but an inlined body's may not be
+        right = self._spilled(self.flat(e.right, span), span)
+        size, limit = self.fresh(), TEXT_MAX if self.type_of(e).kind == "text" else LIST_MAX
+        length = repr(len(e.right.items)) if isinstance(e.right, ast.ListLit) else f"len({right})"
+        self.line(f"{size} = len({left}) + {length}", span)
+        self.line(f"if {size} > {limit!r}: _cat({left}, {right})", span)
+        self.pay(size, span)
+        return f"({left} + {right})"
 
     def _spilled(self, code: str, span: Span) -> str:
         """The value in a local (a line at span), unless it is plain already."""

@@ -19,6 +19,7 @@ LIST_MAX = 1_000_000  # items in one list or pile (also the longest range())
 STEP_BUDGET = 100_000_000
 CHOOSE_STEPS = 20  # a decision (its options were paid for as they were made)
 NEW_STEPS = 200  # a participant made by `new` (it stays in memory for the whole game)
+RANGE_STEPS = 20  # a number of a `range` made into a list (each a new object kept in memory)
 TOLD_LINE_STEPS = 500  # a line told (narrated and written to a record): side work, see runtime.Game.spent_apart
 LOAD_BUDGET = 10_000_000  # the same, for constants and decks while the rules load
 NARRATION_MAX = 100_000_000  # characters a game tells (its record's events and decisions)

@@ -1,6 +1,7 @@
 """What the step budget charges, and where, since the seventh speed round: calls paid by the code
 around them (costs.entry_costs), branches that pay for their dear calls as they are taken, a
-decision's fixed cost, two lists written out joined in place, and rules functions that make no
+decision's fixed cost, two lists written out joined in place, a join of a name written as lines
+that charges and ends as the checked join does, and rules functions that make no
 closure cells (compile.Gen.bound)."""
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import types
 
 import pytest
 from pitwall.interpreter import ast, costs
-from pitwall.interpreter.agents import FirstLegal
+from pitwall.interpreter.agents import FirstLegal, make_agent
 from pitwall.interpreter.engine import new_game, player_names
-from pitwall.interpreter.errors import BudgetError
+from pitwall.interpreter.errors import BudgetError, PitwallError
 from pitwall.interpreter.limits import INT_MAX
 from pitwall.interpreter.load import build, find_game
 from pitwall.interpreter.runtime import Game
@@ -165,9 +166,73 @@ def test_two_lists_written_out_are_joined_in_place_and_others_still_through_the_
     body = ("rule main() {\n    let two = [1, 2] + [3]\n    let more = small + [3]\n"
             "    players[0].n = len(two) * 10 + len(more)\n    finish players\n}\n")
     loaded, game = _game(tmp_path, body)
-    assert "([1, 2] + [3])" in loaded.compiled.source and "_cat(_S.g_small, [3])" in loaded.compiled.source
+    # `small + [3]`, a statement's whole value: lines that bound and pay as _cat does (below)
+    assert "([1, 2] + [3])" in loaded.compiled.source and "> 1000000: _cat(_S.g_small, " in loaded.compiled.source
     game.run()
     assert game.participants[0].n == 33
+
+
+JOINS = """rule main() {
+    let gone: list of int = []
+    let t = "ab"
+    repeat 12 as i {
+        gone = gone + [i, i * 2]
+        gone = gone + small
+        t = t + t
+    }
+    players[0].n = len(gone)
+    finish players
+}
+"""
+
+
+def _ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool, agents=None, seed: int = 1,
+          record: bool = False):
+    """How a game ends, compiled as the compiler does it or with the plain forms its lines stand for
+    (a join of a name through _cat, options that are a range made into a list by _range): the
+    players' n and the steps left, or the error and where. Unrecorded, random and heuristic seats
+    pick in generated code; recorded, every seat's agent is asked (Game.choose)."""
+    from pitwall.interpreter.compile_choose import ChooseGen
+    from pitwall.interpreter.compile_flat import FlatGen
+
+    with monkeypatch.context() as patch:
+        patch.setenv("PITWALL_NO_CACHE", "1")  # the code made anew, as this test's compiler makes it
+        if not lines:
+            patch.setattr(FlatGen, "joined", lambda self, e, span: self.flat(e, span))
+            patch.setattr(ChooseGen, "range_ends", lambda self, e, n, span: None)
+        loaded = _built(tmp_path, body)
+        game = Game(loaded, ["A", "B"], agents() if agents else [FirstLegal(), FirstLegal()], seed, budget=budget,
+                    record=record, auto_agent=FirstLegal())
+    try:
+        game.run()
+    except PitwallError as e:
+        return "error", e.message, e.span.line, e.span.col
+    return "done", game.budget[0], [p.n for p in game.participants]
+
+
+def _join_ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool):
+    ended = _ends(tmp_path, monkeypatch, body, budget, lines)
+    source = (tmp_path / "g.pw").read_text()
+    assert "gone = gone +" in source
+    return ended
+
+
+def test_a_join_written_as_lines_charges_and_ends_as_the_checked_join(tmp_path, monkeypatch):
+    done = _join_ends(tmp_path, monkeypatch, JOINS, 10**7, True)
+    assert done[0] == "done" and done[2] == [12 * 4, 0]
+    assert done == _join_ends(tmp_path, monkeypatch, JOINS, 10**7, False)
+    spent = 10**7 - done[1]
+    for budget in range(spent - 40, spent + 1, 3):  # out of steps at each join, at the same line
+        assert _join_ends(tmp_path, monkeypatch, JOINS, budget, True) \
+            == _join_ends(tmp_path, monkeypatch, JOINS, budget, False)
+
+
+def test_a_join_written_as_lines_stops_at_the_limit_of_a_text(tmp_path, monkeypatch):
+    body = JOINS.replace("repeat 12", "repeat 20")
+    ended = _join_ends(tmp_path, monkeypatch, body, 10**7, True)
+    line = (HEAD + body).splitlines().index("        t = t + t") + 1
+    assert ended == ("error", "joining gives 131072 characters; at most 100000 are allowed", line, 9)
+    assert ended == _join_ends(tmp_path, monkeypatch, body, 10**7, False)
 
 
 def _rules_functions(code):
@@ -269,3 +334,36 @@ def test_the_budget_s_view_is_one_item_of_the_game_s_variable(tmp_path):
         game.budget[1]
     with pytest.raises(IndexError):
         game.budget[-1] = 5
+
+
+CHOICES = """rule main() {{
+    repeat 6 as i {{
+        choose k from range({lo}, {hi}) by players[i % 2] "a number" prefer 0 - (option - 2) * (option - 2)
+        players[i % 2].n += k
+    }}
+    finish players
+}}
+"""
+
+
+@pytest.mark.parametrize("lo, hi", [("0", "players[0].n % 7"), ("i - 3", "i"), ("1", "1"), ("5", "4")])
+@pytest.mark.parametrize("agent", ["random", "heuristic", "first"])
+def test_options_that_are_a_range_pick_and_charge_as_the_list_of_them(tmp_path, monkeypatch, lo, hi, agent):
+    body = CHOICES.format(lo=lo, hi=hi)
+    seats = lambda: [make_agent(agent, 11, seat) for seat in range(2)]  # noqa: E731
+    for seed in range(4):
+        ended = _ends(tmp_path, monkeypatch, body, 10**7, True, seats, seed)
+        assert ended == _ends(tmp_path, monkeypatch, body, 10**7, False, seats, seed)
+        # and as each agent picks when it is asked (a recording spends side steps, not the game's)
+        assert ended == _ends(tmp_path, monkeypatch, body, 10**7, True, seats, seed, record=True)
+    assert ended[0] == ("error" if hi == "4" else "done")  # range(5, 4) holds nothing to choose from
+    source = _built(tmp_path, body).compiled.source
+    assert "list(range(" in source and "_range(" in source  # the list for other seats; the limit's error
+
+
+def test_a_range_of_options_too_long_stops_at_the_choice(tmp_path, monkeypatch):
+    body = CHOICES.format(lo="0", hi="1000000")
+    ended = _ends(tmp_path, monkeypatch, body, 10**8, True)
+    line = (HEAD + body).splitlines().index(next(x for x in body.splitlines() if "choose" in x)) + 1
+    assert ended[0] == "error" and ended[2] == line and "range(0, 1000000) holds 1000001 numbers" in ended[1]
+    assert ended == _ends(tmp_path, monkeypatch, body, 10**8, False)

@@ -58,6 +58,7 @@ GAME_BOUND = tuple("_" + ("S" if s == "state" else "SM" if s == "memo" else s) f
 # The names generated code gives a rules function's locals: its parameters and lets, loop variables,
 # temporaries (what Gen.bound binds)
 _LOCAL = re.compile(r"l_\w+|t\d+_\w+|_[a-z]\d+")
+_READ = re.compile(r"(?<![\w.])_at\(")  # a call of _at, not of a rules function named ..._at
 # A call of a runtime helper (_spend, _range, _cat, ...) in generated code: it may spend steps
 _HELPER_CALL = re.compile(r"\b_[a-z]\w*\(")
 # A def as the compiler writes it, inside a game: its body says `nonlocal _B` first (Gen.line)
@@ -187,7 +188,7 @@ class Gen(StmtGen, MemoGen, HoistGen, FlatGen, FoldGen, ArithGen, RangeGen, Choo
                                    "functions, rules, their extensions and each `prefer` count: rules of that size "
                                    "are not supported (a limit of docs/language.md §14)")
         # an item's read written in place, inside try (compile_guard.py): two lines for one
-        parts = (guarded(text) if self.game_start is not None and "_at(" in text else None) or (text,)
+        parts = (guarded(text) if self.game_start is not None and _READ.search(text) else None) or (text,)
         if self.game_start is not None and len(self.lines) + len(parts) - self.game_start > RULES_LINES_MAX:
             raise PitwallError(f"the rules make more than {RULES_LINES_MAX:,} lines of Python", span or self.last_span,
                                "rules of that size are not supported (a limit of docs/language.md §14)")

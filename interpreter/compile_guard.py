@@ -10,10 +10,14 @@ at the statement's line:
     except IndexError: _at(_S.g_field, l_i); raise
 
 The list must be a name or a field of one, the index a name, a field, a literal, or sums and
-differences of them: worked out again in the handler, they cannot fail or change anything, and nothing in the
-statement can have changed them (no `:=` stores one of their names). The `raise` after _at is for
-an IndexError from elsewhere in the statement (_at found the item there): Python's own error goes on.
-A read in a branch (`if`, `and`, `or`), a lambda or a comprehension stays a call.
+differences of them: worked out again in the handler, they cannot fail or change anything, and
+nothing in the statement can have changed them (no `:=` stores one of their names). The handler
+must only ever catch that read's failure: nothing else in the statement may raise an IndexError or
+run the rules' code (which may raise one, or change the list), so the statement calls nothing
+but Python builtins that raise none, other reads by _at (which raise their own error) and a list's
+append; and it subscripts nothing else but a pile's top (`(xs or (None,))[-1]`), which cannot fail
+(a `+=` of a list's item reads that item first: such a statement stays as it is). A read in a
+branch (`if`, `and`, `or`), a lambda or a comprehension stays a call.
 """
 
 from __future__ import annotations
@@ -23,9 +27,16 @@ import ast as pyast
 _STATEMENTS = (pyast.Assign, pyast.AugAssign, pyast.Expr, pyast.Return)
 
 
+# Longer lines are left as they are: a hot read is in a short line, and a hostile file's lines
+# must not make the compiler parse each of them again at length.
+LINE_MAX = 1000
+
+
 def guarded(text: str) -> tuple[str, str] | None:
     """The `try` and `except` lines of a generated statement with its first item read written in
     place, or None to leave the statement as it is."""
+    if len(text) > LINE_MAX:
+        return None
     try:
         tree = pyast.parse(text)
     except SyntaxError:  # a line of a compound statement (`try: del ...`, `if x:`)
@@ -33,51 +44,48 @@ def guarded(text: str) -> tuple[str, str] | None:
     if len(tree.body) != 1 or not isinstance(tree.body[0], _STATEMENTS):
         return None
     stmt = tree.body[0]
-    stored = {n.target.id for n in pyast.walk(stmt) if isinstance(n, pyast.NamedExpr)}
+    read = min((n for n in _worked_out(stmt) if _is_read(n)), key=lambda n: n.col_offset, default=None)
+    if read is None or not all(_quiet(n, read) for n in pyast.walk(stmt)):
+        return None
     raw = text.encode()
-    for node in _worked_out(stmt):
-        if _is_read(node) and not _names(node) & stored:
-            xs, i = (_segment(raw, a) for a in node.args)
-            # the parser counts columns in UTF-8 bytes, and a literal may hold any character
-            inline = raw[:node.col_offset] + f"{xs}[{i}]".encode() + raw[node.end_col_offset:]
-            return f"try: {inline.decode()}", f"except IndexError: _at({xs}, {i}); raise"
-    return None
+    xs, i = (_segment(raw, a) for a in read.args)
+    # the parser counts columns in UTF-8 bytes, and a literal may hold any character
+    inline = raw[:read.col_offset] + f"{xs}[{i}]".encode() + raw[read.end_col_offset:]
+    return f"try: {inline.decode()}", f"except IndexError: _at({xs}, {i}); raise"
 
 
-def _worked_out(node):
-    """node and the parts of it Python always works out with it, in no particular order."""
-    yield node
-    for part in _always(node):
-        if part is not None:
-            yield from _worked_out(part)
+def _worked_out(stmt):
+    """stmt and the parts of it Python always works out with it, in no particular order."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(part for part in _always(node) if part is not None)
 
 
 def _always(node) -> list:
-    if isinstance(node, pyast.Assign):
-        return [node.value, *(_target_parts(t) for t in node.targets)]
-    if isinstance(node, pyast.AugAssign):
-        return [node.value, _target_parts(node.target)]
-    if isinstance(node, (pyast.Expr, pyast.Return, pyast.NamedExpr, pyast.Starred)):
-        return [node.value]
-    if isinstance(node, pyast.Call):
-        return [node.func, *node.args, *(k.value for k in node.keywords)]
-    if isinstance(node, pyast.Attribute):
-        return [node.value]
-    if isinstance(node, pyast.Subscript):
-        return [node.value, node.slice]
-    if isinstance(node, pyast.BinOp):
-        return [node.left, node.right]
-    if isinstance(node, pyast.UnaryOp):
-        return [node.operand]
-    if isinstance(node, (pyast.Tuple, pyast.List)):
-        return list(node.elts)
-    if isinstance(node, pyast.Compare):  # a chain stops at the first false comparison
-        return [node.left, node.comparators[0]]
-    if isinstance(node, pyast.BoolOp):  # the first operand; the others only as it decides
-        return [node.values[0]]
-    if isinstance(node, pyast.IfExp):
-        return [node.test]
-    return []  # a lambda, a comprehension, a name, a literal: nothing of them now
+    parts = _PARTS.get(type(node))
+    return parts(node) if parts is not None else []  # a lambda, a comprehension, a name: nothing now
+
+
+_PARTS = {
+    pyast.Assign: lambda n: [n.value, *(_target_parts(t) for t in n.targets)],
+    pyast.AugAssign: lambda n: [n.value, _target_parts(n.target)],
+    pyast.Expr: lambda n: [n.value],
+    pyast.Return: lambda n: [n.value],
+    pyast.NamedExpr: lambda n: [n.value],
+    pyast.Starred: lambda n: [n.value],
+    pyast.Call: lambda n: [n.func, *n.args, *(k.value for k in n.keywords)],
+    pyast.Attribute: lambda n: [n.value],
+    pyast.Subscript: lambda n: [n.value, n.slice],
+    pyast.BinOp: lambda n: [n.left, n.right],
+    pyast.UnaryOp: lambda n: [n.operand],
+    pyast.Tuple: lambda n: n.elts,
+    pyast.List: lambda n: n.elts,
+    pyast.Compare: lambda n: [n.left, n.comparators[0]],  # a chain stops at the first false comparison
+    pyast.BoolOp: lambda n: [n.values[0]],  # the others only as the first decides
+    pyast.IfExp: lambda n: [n.test],
+}
 
 
 def _target_parts(target):
@@ -110,6 +118,26 @@ def _simple(node) -> bool:
     if isinstance(node, pyast.UnaryOp):
         return isinstance(node.op, pyast.USub) and _simple(node.operand)
     return False
+
+
+# Python's own functions generated code calls that raise no IndexError and run no rules code
+_QUIET_CALLS = frozenset({"len", "int", "abs", "min", "max", "sum", "any", "all", "tuple", "list", "sorted", "_at"})
+
+
+def _quiet(node, read) -> bool:
+    """Can this part of the statement raise no IndexError but by the read, and change nothing the
+    read's list and index name?"""
+    if isinstance(node, pyast.NamedExpr):
+        return node.target.id not in _names(read)
+    if isinstance(node, pyast.Call):
+        f = node.func
+        return node is read or isinstance(f, pyast.Name) and f.id in _QUIET_CALLS \
+            or isinstance(f, pyast.Attribute) and f.attr == "append"
+    if isinstance(node, pyast.Subscript):  # a pile's top, none if it is empty
+        v, i = node.value, node.slice
+        return isinstance(v, pyast.BoolOp) and isinstance(v.op, pyast.Or) and isinstance(v.values[-1], pyast.Tuple) \
+            and isinstance(i.operand if isinstance(i, pyast.UnaryOp) else i, pyast.Constant)
+    return not isinstance(node, (pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp))
 
 
 def _names(node) -> set[str]:

@@ -19,9 +19,13 @@ from test_compile_edges import _line, _play
     ("_t1.append((_at(l_xs, 0) + _at(l_ys, -l_n)))",
      ("try: _t1.append((l_xs[0] + _at(l_ys, -l_n)))", "except IndexError: _at(l_xs, 0); raise")),
     # the parser counts columns in bytes: a literal of other characters before the read
-    ("l_t = ('é→' if l_c else _cat('ü', 'x')), _at(C_POINTS, l_d.v_place)",
-     ("try: l_t = ('é→' if l_c else _cat('ü', 'x')), C_POINTS[l_d.v_place]",
+    ("l_t = ('é→' if l_c else 'ü'), _at(C_POINTS, l_d.v_place)",
+     ("try: l_t = ('é→' if l_c else 'ü'), C_POINTS[l_d.v_place]",
       "except IndexError: _at(C_POINTS, l_d.v_place); raise")),
+    # a pile's top cannot fail; builtins raise no IndexError
+    ("l_v = (l_d.v_left or (None,))[-1].v_speed + len(l_ys) + _at(l_xs, l_i)",
+     ("try: l_v = (l_d.v_left or (None,))[-1].v_speed + len(l_ys) + l_xs[l_i]",
+      "except IndexError: _at(l_xs, l_i); raise")),
     ("return _at(l_xs, l_i + 1)", ("try: return l_xs[l_i + 1]", "except IndexError: _at(l_xs, l_i + 1); raise")),
 ])
 def test_a_read_always_worked_out_is_written_in_place(line, expected):
@@ -43,6 +47,14 @@ def test_a_read_always_worked_out_is_written_in_place(line, expected):
     "try: del _t187[_t187.index(_t186)]",
     "def f_owed_at(l_s):",
     "l_v = _at(l_xs)",
+    # something else may raise an IndexError the handler would take for the read's: a `+=` reads
+    # its item first; a rules function, a random pick, a method that removes
+    "l_zs[5] += _at(_S.g_xs, 9)",
+    "l_v = f_total() + _at(l_xs, 9)",
+    "l_v = _t5[int(_t6() * _t7)] + _at(l_xs, 0)",
+    "l_v = _t5.pop() + _at(l_xs, 0)",
+    "_tell(1, lambda l_xs=l_xs: (l_xs, )); _at(l_xs, 0)",
+    "l_v = _at(l_xs, l_i) + " + " + ".join(["l_a"] * 300),  # past LINE_MAX: not parsed again
 ])
 def test_a_read_that_may_not_be_worked_out_or_may_change_stays_a_call(line):
     assert guarded(line) is None
@@ -67,6 +79,8 @@ BODY = """rule main() {{
     ("let v = if len(zs) > 5 then 0 else zs[2]", "index 2 is out of range: the list holds 2 item(s), at 0 to 1",
      False),
     ("emit told(zs[2])", "index 2 is out of range: the list holds 2 item(s), at 0 to 1", False),
+    # a `+=` of an item reads it first: Python's own error, as before, not the value's read's
+    ("zs[5] += xs[9]", "index out of range: the list or pile is shorter than that", False),
 ])
 def test_an_index_out_of_range_tells_the_index_and_the_length_at_its_line(tmp_path, statement, message, in_place):
     body = BODY.format(statement=statement)

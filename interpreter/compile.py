@@ -2,9 +2,10 @@
 
 Like jinja2's CodeGenerator: one visit method per node kind (statements in compile_stmt.py, decisions
 in compile_choose.py; how values are worked out in compile_flat, compile_inline, compile_arith,
-compile_hoist, compile_memo, compile_ranges and compile_guard). Each rule and function becomes a nested Python
-function inside `_new_game(_m)`, so per-game state lives in closure cells and the hot loop never
-walks a tree; one set of them serves game after game (runtime.CodeSet), bound to each in turn.
+compile_hoist, compile_memo, compile_ranges and compile_guard). Each rule and function becomes a
+nested Python function inside `_new_game(_m)`, so per-game state lives in closure cells and the hot
+loop never walks a tree; one set of them serves game after game (runtime.CodeSet), bound to each in
+turn.
 Every generated line remembers the rules span it came from, so a failure inside generated code is
 reported at the rules' file, line and column.
 """

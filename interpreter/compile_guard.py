@@ -16,8 +16,9 @@ must only ever catch that read's failure: nothing else in the statement may rais
 run the rules' code (which may raise one, or change the list), so the statement calls nothing
 but Python builtins that raise none, other reads by _at (which raise their own error) and a list's
 append; and it subscripts nothing else but a pile's top (`(xs or (None,))[-1]`), which cannot fail
-(a `+=` of a list's item reads that item first: such a statement stays as it is). A read in a
-branch (`if`, `and`, `or`), a lambda or a comprehension stays a call.
+(a `+=` of a list's item reads that item first: such a statement stays as it is). The `raise`
+after _at is a last guard: should _at find the item after all, Python's own error goes on. A read
+in a branch (`if`, `and`, `or`), a lambda or a comprehension stays a call.
 """
 
 from __future__ import annotations

@@ -187,11 +187,12 @@ JOINS = """rule main() {
 
 
 def _ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool, agents=None, seed: int = 1,
-          record: bool = False):
+          record: bool = False, sources: list | None = None):
     """How a game ends, compiled as the compiler does it or with the plain forms its lines stand for
     (a join of a name through _cat, options that are a range made into a list by _range): the
     players' n and the steps left, or the error and where. Unrecorded, random and heuristic seats
-    pick in generated code; recorded, every seat's agent is asked (Game.choose)."""
+    pick in generated code; recorded, every seat's agent is asked (Game.choose). The generated code
+    is added to `sources`, if given."""
     from pitwall.interpreter.compile_choose import ChooseGen
     from pitwall.interpreter.compile_flat import FlatGen
 
@@ -201,6 +202,8 @@ def _ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool, agents=Non
             patch.setattr(FlatGen, "joined", lambda self, e, span: self.flat(e, span))
             patch.setattr(ChooseGen, "range_ends", lambda self, e, n, span: None)
         loaded = _built(tmp_path, body)
+        if sources is not None:
+            sources.append(loaded.compiled.source)
         game = Game(loaded, ["A", "B"], agents() if agents else [FirstLegal(), FirstLegal()], seed, budget=budget,
                     record=record, auto_agent=FirstLegal())
     try:
@@ -211,9 +214,10 @@ def _ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool, agents=Non
 
 
 def _join_ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool):
-    ended = _ends(tmp_path, monkeypatch, body, budget, lines)
-    source = (tmp_path / "g.pw").read_text()
-    assert "gone = gone +" in source
+    """_ends, checking that the joins were written in the form asked for: lines, or _cat calls."""
+    sources = []
+    ended = _ends(tmp_path, monkeypatch, body, budget, lines, sources=sources)
+    assert ("> 1000000: _cat(l_gone, " in sources[0]) == lines and ("= _cat(l_gone, " in sources[0]) != lines
     return ended
 
 

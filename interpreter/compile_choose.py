@@ -191,7 +191,7 @@ class ChooseGen:
             self.line(f"l_{m} = {{}}", s.span)
         items = self.fresh()
         self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
-        self.charge(s.span, s.body, f"len({items})")
+        self.charge(s.span, s.body, self.length(items, s.iter))
         self.line(f"for l_{s.var} in {items}:", s.span)
         self.sim_var = s.var
         self.loop_body(s.body)

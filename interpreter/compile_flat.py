@@ -256,7 +256,7 @@ class FlatGen:
         if kept is not None:
             return kept
         self.line(f"{it} = {self.flat(c.iter, span)}", span)
-        self.pay(f"len({it})" + (f" * {cost}" if cost != 1 else ""), span)
+        self.pay(self.length(it, c.iter) + (f" * {cost}" if cost != 1 else ""), span)
         return it
 
     def _item(self, how: str, c: ast.Comprehension, acc: str, empty, best, span: Span) -> None:

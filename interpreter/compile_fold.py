@@ -1,6 +1,9 @@
 """Code that does the same with fewer bytecodes, where the rules are compiled (compile.Gen inherits
 FoldGen) and once the Python code is written (with_constants).
 
+A pass over a list written out (`[a, b, c]`), or over a constant that is one, is paid for as its
+length, a number, not a call of `len` (the list is still made: the loop reads it).
+
 A length compared with 0 or 1 (`len(xs) == 0`) is written as the list's truth (`not xs`). Not in
 the arguments of a call of the rules' functions: whether such a call is written in place reads
 its arguments' code (compile_inline.py), and that must not change.
@@ -34,6 +37,15 @@ class FoldGen:
         if truth is None or self.call_args or id(e.left) in self.pre or self._has_comp(truth[1]):
             return None
         return f"({truth[0]}{self.expr(truth[1])})"
+
+    def length(self, items: str, e) -> str:
+        """The code of the length of the list `e`, whose value the local `items` holds: a number
+        where `e` is a list written out or a constant naming one (constants never change)."""
+        for _ in range(len(self.prog.consts) + 1):  # a constant may name another, declared before it
+            if not (isinstance(e, ast.Var) and e.name in self.prog.consts and not self.is_local(e)):
+                break
+            e = self.prog.consts[e.name].value
+        return repr(len(e.items)) if isinstance(e, ast.ListLit) else f"len({items})"
 
     def truth_test(self, e: ast.BinOp) -> tuple[str, object] | None:
         """`len(xs) == 0` and the like as Python's truth of the list, ("not ", xs) or ("not not ",

@@ -24,6 +24,7 @@ collection, a function that makes one); never a part with dice or `new`.
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 import attrs
@@ -55,6 +56,38 @@ def _trivial(e) -> bool:
 
 
 _LEAVES = (ast.Var, ast.Int, ast.Str, ast.Bool, ast.NoneLit)
+
+
+def _read_at_once(code: str) -> bool:
+    """A name, a literal or a chain of fields of a name (`_S.g_current.v_limit`, a constant that
+    names its number): read again in as few bytecodes as a kept slot is."""
+    n = pyast.parse(code, mode="eval").body
+    while isinstance(n, pyast.Attribute):
+        n = n.value
+    return isinstance(n, (pyast.Name, pyast.Constant))
+
+
+def _never_none(code: str) -> bool:
+    """Is the value of this Python code never None? Such a part's slot starts as None:
+    `slot is not None` is one bytecode (POP_JUMP_IF_NONE) where `slot is not _UNSET` is three."""
+    return _gives_value(pyast.parse(code, mode="eval").body)
+
+
+def _gives_value(n) -> bool:
+    """On the numbers, texts, lists, cards and participants of generated code, an arithmetic
+    operator, a comparison, `not`, `-`, `len`, `abs` and `_mul` give a value or fail; a condition,
+    `and`, `or` and `:=` give one of their parts; a field, an item or another call may give none."""
+    if isinstance(n, (pyast.BinOp, pyast.Compare, pyast.UnaryOp)):
+        return True
+    if isinstance(n, pyast.IfExp):
+        return _gives_value(n.body) and _gives_value(n.orelse)
+    if isinstance(n, pyast.BoolOp):
+        return all(_gives_value(v) for v in n.values)
+    if isinstance(n, pyast.NamedExpr):
+        return _gives_value(n.value)
+    if isinstance(n, pyast.Call):
+        return isinstance(n.func, pyast.Name) and n.func.id in ("len", "abs", "_mul")
+    return isinstance(n, pyast.Constant) and n.value is not None
 
 
 def _operands(e) -> tuple:
@@ -104,16 +137,17 @@ class HoistGen:
                 code = self.expr_plain(e)
             finally:
                 self.keeping_cheap = True
-            if not set(_CALLED.findall(code)) <= _COSTLESS:
+            if not set(_CALLED.findall(code)) <= _COSTLESS or _read_at_once(code):
                 return None
             self.tmp += 1
-            kept = p.cheap[(e, reads)] = (f"_k{self.tmp}", code)
-        slot, code = kept
-        return f"({slot} if {slot} is not _UNSET else ({slot} := {code}))"
+            kept = p.cheap[(e, reads)] = (f"_k{self.tmp}", code, "None" if _never_none(code) else "_UNSET")
+        slot, code, unset = kept
+        return f"({slot} if {slot} is not {unset} else ({slot} := {code}))"
 
     def loop_slots(self, p: Pass, start: int, span) -> None:
         """The lines that make a loop's slots, put before it (at line `start`) once it is written."""
-        made = [f"{slot} = [None, None]" for slot in p.slots] + [f"{slot} = _UNSET" for slot, _ in p.cheap.values()]
+        made = [f"{slot} = [None, None]" for slot in p.slots]
+        made += [f"{slot} = {unset}" for slot, _, unset in p.cheap.values()]
         for text in reversed(made):
             self.lines.insert(start, "    " * self.indent + text)
             self.linemap.insert(start, span)

@@ -104,7 +104,7 @@ class StmtGen:
         # as a loop is the hottest place of all
         items = self.fresh()
         self.line(f"{items} = {self.flat(s.iter, s.span)}", s.span)
-        self.charge(s.span, s.body, f"len({items})")
+        self.charge(s.span, s.body, self.length(items, s.iter))
         it = f"tuple({items})" if self.type_of(s.iter).kind == "pile" else items
         self.line(f"for l_{s.var} in {it}:", s.span)
         self.loop_body(s.body)

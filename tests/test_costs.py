@@ -189,18 +189,21 @@ JOINS = """rule main() {
 def _ends(tmp_path, monkeypatch, body: str, budget: int, lines: bool, agents=None, seed: int = 1,
           record: bool = False, sources: list | None = None):
     """How a game ends, compiled as the compiler does it or with the plain forms its lines stand for
-    (a join of a name through _cat, options that are a range made into a list by _range): the
+    (a join of a name through _cat, options that are a range made into a list by _range, the length
+    of a list written out or of a constant as a call of len): the
     players' n and the steps left, or the error and where. Unrecorded, random and heuristic seats
     pick in generated code; recorded, every seat's agent is asked (Game.choose). The generated code
     is added to `sources`, if given."""
     from pitwall.interpreter.compile_choose import ChooseGen
     from pitwall.interpreter.compile_flat import FlatGen
+    from pitwall.interpreter.compile_fold import FoldGen
 
     with monkeypatch.context() as patch:
         patch.setenv("PITWALL_NO_CACHE", "1")  # the code made anew, as this test's compiler makes it
         if not lines:
             patch.setattr(FlatGen, "joined", lambda self, e, span: self.flat(e, span))
             patch.setattr(ChooseGen, "range_ends", lambda self, e, n, span: None)
+            patch.setattr(FoldGen, "length", lambda self, items, e: f"len({items})")
         loaded = _built(tmp_path, body)
         if sources is not None:
             sources.append(loaded.compiled.source)
@@ -371,3 +374,35 @@ def test_a_range_of_options_too_long_stops_at_the_choice(tmp_path, monkeypatch):
     line = (HEAD + body).splitlines().index(next(x for x in body.splitlines() if "choose" in x)) + 1
     assert ended[0] == "error" and ended[2] == line and "range(0, 1000000) holds 1000001 numbers" in ended[1]
     assert ended == _ends(tmp_path, monkeypatch, body, 10**8, False)
+
+
+WRITTEN_OUT = """const SIDES = [4, 5, 6]
+const SAME = SIDES
+rule main() {
+    for x in [1, 2, 3] {
+        players[0].n += x * 100 + count(y for y in SIDES if y > x + 2) * 10 + sum(z for z in SAME if z > x + 3)
+    }
+    simultaneous p in [players[0], players[1]] {
+        choose k[p] from [7, 8] by p "k"
+    }
+    players[1].n = k[players[0]] + k[players[1]]
+    finish players
+}
+"""
+
+
+def test_a_pass_over_a_list_written_out_is_paid_for_its_length_as_a_number(tmp_path, monkeypatch):
+    sources = []
+    done = _ends(tmp_path, monkeypatch, WRITTEN_OUT, 10**7, True, sources=sources)
+    assert done[0] == "done" and done[2] == [100 + 30 + 11 + 200 + 20 + 6 + 300 + 10, 14]
+    main = _function(sources[0], "r_main")
+    # the for and the two aggregates over constants pay 3 passes, the simultaneous 2
+    assert len(re.findall(r"_B - \(3 \* \d+\)\) < 0", main)) == 3
+    assert len(re.findall(r"_B - \(2 \* \d+\)\) < 0", main)) == 1
+    plain = []
+    assert done == _ends(tmp_path, monkeypatch, WRITTEN_OUT, 10**7, False, sources=plain)
+    assert len(re.findall(r"_B - \(len\(_t\d+\) \* \d+\)\) < 0", _function(plain[0], "r_main"))) == 4
+    spent = 10**7 - done[1]
+    for budget in range(spent - 400, spent + 1, 11):  # out of steps at each of main's charges, at the same line
+        assert _ends(tmp_path, monkeypatch, WRITTEN_OUT, budget, True) \
+            == _ends(tmp_path, monkeypatch, WRITTEN_OUT, budget, False)

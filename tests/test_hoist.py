@@ -341,3 +341,26 @@ def _outcomes(tmp_path, body, monkeypatch, budget, agent) -> bool:
         except BudgetError as e:
             ends.append(("out", e.span.line, e.span.col, str(e)))
     return ends[0] == ends[1]
+
+
+def test_a_cheap_part_never_none_starts_its_slot_as_none_and_one_that_may_be_none_as_unset(tmp_path, monkeypatch):
+    # `slot is not None` is one bytecode where `slot is not _UNSET` is three; a condition may give
+    # none (a `first` of nothing), so its slot cannot use none for "not yet worked out"; a part
+    # whose code is a name is read again, not kept
+    body = """const CAP = 3
+function cap() -> int = CAP
+rule main() {
+    for p in players {
+        p.n = count(c for c in pile if c.v <= p.seat + 2)
+        p.m = count(c for c in pile if c.v <= (if p.seat > 1 then p.seat else 9)) * 10 + count(c for c in pile if c.v <= cap())
+    }
+    finish players
+}
+"""
+    values, _, _, source = both(tmp_path, body, monkeypatch)
+    assert values == [(2, 53), (3, 53), (4, 23), (5, 33)]
+    never = re.search(r"\((_k\d+) if \1 is not None else \(\1 := \(l_p\.seat \+ 2\)\)\)", source)
+    maybe = re.search(r"\((_k\d+) if \1 is not _UNSET else \(\1 := \(l_p\.seat if", source)
+    assert never and maybe
+    assert f"{never[1]} = None\n" in source and f"{maybe[1]} = _UNSET\n" in source
+    assert "<= (C_CAP))" in source and not re.search(r":= \(?C_CAP", source)

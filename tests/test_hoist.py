@@ -352,7 +352,8 @@ function cap() -> int = CAP
 rule main() {
     for p in players {
         p.n = count(c for c in pile if c.v <= p.seat + 2)
-        p.m = count(c for c in pile if c.v <= (if p.seat > 1 then p.seat else 9)) * 10 + count(c for c in pile if c.v <= cap())
+        let low = count(c for c in pile if c.v <= (if p.seat > 1 then p.seat else 9))
+        p.m = low * 10 + count(c for c in pile if c.v <= cap())
     }
     finish players
 }

@@ -13,7 +13,8 @@ applied to the rules first, and the compiled program's cache key holds them). On
 written, with_constants puts the value of each whole-number or truth-value constant whose value is
 a literal (or names such a constant) in place of its name, in the text Python compiles: Python
 then loads it with LOAD_CONST, not a lookup in the module's globals, and folds the arithmetic
-around it. The code the compiler wrote and read is the one it keeps (Compiled.source): nothing it
+around it; a comparison of two literals that makes (`(10 == 0)`, which Python does not fold) is
+written as its value. The code the compiler wrote and read is the one it keeps (Compiled.source): nothing it
 decides by reading its code changes (what is written in place, which path a statement takes, how
 many lines the rules make), and neither do the steps. Texts stay names: a long text named many
 times would be copied as often.
@@ -21,6 +22,7 @@ times would be copied as often.
 
 from __future__ import annotations
 
+import operator
 import re
 
 from . import ast
@@ -71,7 +73,30 @@ def with_constants(source: str, prog) -> str:
     values = {f"C_{name}": _code_of(v) for name, v in const_values(prog).items()}
     if not values:
         return source
-    return _TOKENS.sub(lambda m: values.get(m[0], m[0]), source)
+    return _COMPARED.sub(_compared, _TOKENS.sub(lambda m: values.get(m[0], m[0]), source))
+
+
+# A comparison of two literals, as the compiler writes every comparison: in parentheses of its
+# own (`(10 == 0)`, where a constant argument met `slower == 0`). Python does not fold it, and it
+# runs at every pass of a loop; as `(False)` it is a parenthesized value like any other, and
+# Python drops a test of a constant (`(False) or x` is x). Texts and comments are matched whole
+# and left as they are.
+_LITERAL = r"(\(-\d+\)|-?\d+|True|False)"
+_COMPARED = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\(""" + _LITERAL
+                       + r" (==|!=|<=|>=|<|>) " + _LITERAL + r"\)")
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge, "<": operator.lt,
+            ">": operator.gt}
+
+
+def _compared(m: re.Match) -> str:
+    if m[1] is None:  # a text or a comment
+        return m[0]
+    left, right = (_literal(m[i]) for i in (1, 3))
+    return f"({_COMPARE[m[2]](left, right)!r})"
+
+
+def _literal(code: str) -> int | bool:
+    return code == "True" if code in ("True", "False") else int(code.strip("()"))
 
 
 _TOKENS = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\bC_\w+\b(?!\s*=(?!=))""")

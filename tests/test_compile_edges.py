@@ -13,6 +13,7 @@ import pytest
 from leaks import garbage_of_ours
 from pitwall.interpreter import runtime
 from pitwall.interpreter.agents import FirstLegal, Heuristic
+from pitwall.interpreter.compile_fold import with_constants
 from pitwall.interpreter.errors import BudgetError, PitwallError
 from pitwall.interpreter.load import build
 from pitwall.interpreter.runtime import Game
@@ -623,15 +624,25 @@ rule main() {
     emit told(a)
     emit told(len([x for x in xs if small(SLOW, x)]))
     emit told(len([x for x in xs if small(0, x)]))
+    emit told(if NEG < 0 and ON == false and NEG != SLOW and not (NEG >= 4) then 1 else 0)
+    emit told(if (NAME == "(1 == 2)") == false then 1 else 0)
     finish players
 }
 """
+    rules = rules.replace("const ON = false", "const ON = false\nconst NEG = -3")
     (tmp_path / "g.pw").write_text(rules)
     loaded = build([tmp_path / "g.pw"], [])
     game, heard = _game(loaded)
     game.run()
-    assert heard == [1, 0, 1, 1, 1, 9, 1, 6]
+    assert heard == [1, 0, 1, 1, 1, 9, 1, 6, 1, 1]
     assert "C_NAME" in _names_read_by_rules(loaded) and not {"C_SLOW", "C_ON"} & _names_read_by_rules(loaded)
+    # a comparison of two literals is written as its value, which Python drops from a test; a
+    # text that looks like one is left as it is
+    ran = with_constants(loaded.compiled.source, loaded.program)
+    assert "((False) or " in ran and "(10 == 0)" not in ran and "(slower == 0)" not in ran
+    for folded in ("((-3) < 0)", "(False == False)", "((-3) != 10)", "((-3) >= 4)"):
+        assert folded not in ran
+    assert "'(1 == 2)'" in ran
 
 
 @pytest.mark.parametrize("count", ["2", "N", "n", "5", "FIVE", "five"])

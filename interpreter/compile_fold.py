@@ -14,10 +14,10 @@ written, with_constants puts the value of each whole-number or truth-value const
 a literal (or names such a constant) in place of its name, in the text Python compiles: Python
 then loads it with LOAD_CONST, not a lookup in the module's globals, and folds the arithmetic
 around it; a comparison of two literals that makes (`(10 == 0)`, which Python does not fold) is
-written as its value. The code the compiler wrote and read is the one it keeps (Compiled.source): nothing it
-decides by reading its code changes (what is written in place, which path a statement takes, how
-many lines the rules make), and neither do the steps. Texts stay names: a long text named many
-times would be copied as often.
+written as its value. The code the compiler wrote and read is the one it keeps
+(Compiled.source): nothing it decides by reading its code changes (what is written in place,
+which path a statement takes, how many lines the rules make), and neither do the steps. Texts
+stay names: a long text named many times would be copied as often.
 """
 
 from __future__ import annotations

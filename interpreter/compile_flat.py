@@ -298,8 +298,7 @@ class FlatGen:
         left = self._spilled(self.expr(e.left), span)  # a name: plain, but an inlined body's may not be
         right = self._spilled(self.flat(e.right, span), span)
         size, limit = self.fresh(), TEXT_MAX if self.type_of(e).kind == "text" else LIST_MAX
-        length = repr(len(e.right.items)) if isinstance(e.right, ast.ListLit) else f"len({right})"
-        self.line(f"{size} = len({left}) + {length}", span)
+        self.line(f"{size} = len({left}) + {self.length(right, e.right)}", span)
         self.line(f"if {size} > {limit!r}: _cat({left}, {right})", span)
         self.pay(size, span)
         return f"({left} + {right})"

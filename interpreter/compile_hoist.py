@@ -58,23 +58,19 @@ def _trivial(e) -> bool:
 _LEAVES = (ast.Var, ast.Int, ast.Str, ast.Bool, ast.NoneLit)
 
 
-def _read_at_once(code: str) -> bool:
-    """A name, a literal or a chain of fields of a name (`_S.g_current.v_limit`, a constant that
-    names its number): read again in as few bytecodes as a kept slot is."""
-    n = pyast.parse(code, mode="eval").body
+def _read_at_once(n) -> bool:
+    """Is the Python expression n a name, a literal or a chain of fields of a name
+    (`_S.g_current.v_limit`, a constant that names its number)? Read again in as few bytecodes as
+    a kept slot is."""
     while isinstance(n, pyast.Attribute):
         n = n.value
     return isinstance(n, (pyast.Name, pyast.Constant))
 
 
-def _never_none(code: str) -> bool:
-    """Is the value of this Python code never None? Such a part's slot starts as None:
-    `slot is not None` is one bytecode (POP_JUMP_IF_NONE) where `slot is not _UNSET` is three."""
-    return _gives_value(pyast.parse(code, mode="eval").body)
-
-
 def _gives_value(n) -> bool:
-    """On the numbers, texts, lists, cards and participants of generated code, an arithmetic
+    """Is the value of the Python expression n never None? Then a slot keeping it starts as None:
+    `slot is not None` is one bytecode (POP_JUMP_IF_NONE) where `slot is not _UNSET` is three.
+    On the numbers, texts, lists, cards and participants of generated code, an arithmetic
     operator, a comparison, `not`, `-`, `len`, `abs` and `_mul` give a value or fail; a condition,
     `and`, `or` and `:=` give one of their parts; a field, an item or another call may give none."""
     if isinstance(n, (pyast.BinOp, pyast.Compare, pyast.UnaryOp)):
@@ -137,10 +133,13 @@ class HoistGen:
                 code = self.expr_plain(e)
             finally:
                 self.keeping_cheap = True
-            if not set(_CALLED.findall(code)) <= _COSTLESS or _read_at_once(code):
+            if not set(_CALLED.findall(code)) <= _COSTLESS:
+                return None
+            tree = pyast.parse(code, mode="eval").body
+            if _read_at_once(tree):
                 return None
             self.tmp += 1
-            kept = p.cheap[(e, reads)] = (f"_k{self.tmp}", code, "None" if _never_none(code) else "_UNSET")
+            kept = p.cheap[(e, reads)] = (f"_k{self.tmp}", code, "None" if _gives_value(tree) else "_UNSET")
         slot, code, unset = kept
         return f"({slot} if {slot} is not {unset} else ({slot} := {code}))"
 
@@ -177,7 +176,7 @@ class HoistGen:
             return None
         slot, level = found
         value, before = self.fresh(), self.fresh()
-        keep, again = self._keeping(e, slot, read)
+        keep, _ = self._keeping(e, slot, read)
         self.line(f"if {slot}[1] is None:", span)
         self.indent += 1
         self.line(f"{before} = {self.B}", span)

@@ -7,8 +7,10 @@ was stored), a `let` or parameter of the function (checked when bound), a `repea
 cannot outrun the step budget), `len`, `count` and `index_of` (bounded by the longest list),
 a product (`*` checks its own result), and `-`, `abs`, `/`, `%`, `min`, `max`, `clamp` and
 conditions of such values. Sums and differences are checked unless the sizes of their parts add
-up to no more than the range (literals, constants, and the fields of cards: cards are printed, so
-a field holds one of the numbers the decks' rows print there; see magnitude). Loop variables,
+up to no more than the range (literals, constants, lengths, counts and positions, and the fields
+of cards: cards are printed, so a field holds one of the numbers the decks' rows print there; see
+magnitude). `x += v` and `x -= v` test only the end of the range x moves towards where v's sign
+is known (check_step): x was in range before. Loop variables,
 chosen values and list items are checked (a list's items are not checked when it is made), and
 so is what a function returns unless its body is itself such a value. A value chosen from a
 `range` whose ends are known in range is not checked, and a map's entry (made only by a choice)
@@ -23,7 +25,9 @@ parameters are not known.
 from __future__ import annotations
 
 from . import ast
+from .compile_arith import QUICK
 from .limits import INT_MAX, LIST_MAX
+from .types import INT
 
 _BOUNDED_CALLS = ("len", "count", "index_of")
 BOUND_CALLS = 20  # functions looked into for a bound, one in the next
@@ -34,11 +38,26 @@ ALL = None  # `unknown` where no local at all is known (a body that may be inlin
 class RangeGen:
     unchecked: frozenset[str] | None = frozenset()  # locals of the body being compiled not known in range
     known_functions: dict[str, bool]  # _known_function's answers
+    const_signs: dict[str, int | None] | None = None  # sign's, of every constant: worked out at the first use
     checked_params: dict[str, set[str]]  # per function and rule: the int parameters its entry checks
 
     def enter_body(self, decl, body) -> None:  # noqa: ARG002 - decl: what the body belongs to
         """Before a function's or rule's body: which of its locals are bound to unchecked values."""
         self.unchecked = _unknown_locals(body)
+
+    def check_step(self, place: str, op: str, value, span) -> None:
+        """The range check after `place += value` or `-= value`: the number was in range before (every
+        stored number is), so where value's sign is known it can leave the range on one side only,
+        and only that side is tested (_overflow still tells a number in range from one beyond)."""
+        s = self.sign(value)
+        if s is None:
+            self.check_int(place, INT, span)
+        elif s == 0:
+            return  # moved by nothing
+        elif (op == "-") == (s > 0):
+            self.line(f"if {place} < {-QUICK!r}: _overflow({place})", span)
+        else:
+            self.line(f"if {place} > {QUICK!r}: _overflow({place})", span)
 
     def check_value(self, place: str, value, t, span) -> None:
         """The range check of a whole number stored at `place`, unless `value` is known in range."""
@@ -120,7 +139,16 @@ class RangeGen:
             return None if item is None else item * LIST_MAX if e.name == "sum" else item
         if isinstance(e, ast.Int):
             return abs(e.value)
+        if _counted(self.prog, e):
+            return LIST_MAX  # a length, a count or a position: `len(xs) - 1` needs no check
         return INT_MAX if self.known_in_range(e, unknown, calls) else None
+
+    def sign(self, e) -> int | None:
+        """How the whole number e compares with 0 where it shows (_sign): 1 at least 0, -1 at most 0,
+        0 zero, None not known."""
+        if self.const_signs is None:
+            self.const_signs = const_signs(self.prog)
+        return _sign(self.prog, e, self.const_signs)
 
     def bounds_of_consts(self) -> dict[str, int | None]:
         if self.const_bounds is None:
@@ -246,6 +274,44 @@ def const_bounds(prog) -> dict[str, int | None]:
     for name, c in prog.consts.items():
         out[name] = _bound(prog, c.value, {}, out)
     return out
+
+
+def const_signs(prog) -> dict[str, int | None]:
+    """Each constant's sign where its value shows it (_sign), in the order they are declared: a
+    loop, as const_bounds."""
+    out: dict[str, int | None] = {}
+    for name, c in prog.consts.items():
+        out[name] = _sign(prog, c.value, out)
+    return out
+
+
+def _sign(prog, e, consts: dict) -> int | None:
+    """1 where the whole number e is surely at least 0, -1 where at most 0, 0 where it is 0, None
+    where not known: literals, constants (no local hides one), lengths, counts and positions, and
+    negations, sums and differences of such."""
+    if isinstance(e, ast.Int):
+        return (e.value > 0) - (e.value < 0)
+    if isinstance(e, ast.Var):
+        return consts.get(e.name)
+    if _counted(prog, e):
+        return 1
+    if isinstance(e, ast.UnOp) and e.op in ("-", "+"):
+        s = _sign(prog, e.operand, consts)
+        return None if s is None else -s if e.op == "-" else s
+    if isinstance(e, ast.BinOp) and e.op in ("+", "-"):
+        a, b = _sign(prog, e.left, consts), _sign(prog, e.right, consts)
+        if a is None or b is None:
+            return None
+        b = -b if e.op == "-" else b
+        return a or b if a * b >= 0 else None  # both on one side of 0 (or 0): that side
+    return None
+
+
+def _counted(prog, e) -> bool:
+    """A length, a count or a position in a list: between 0 and LIST_MAX."""
+    if isinstance(e, ast.Aggregate):
+        return e.name == "count"
+    return isinstance(e, ast.Call) and e.name in _BOUNDED_CALLS and e.name not in prog.functions
 
 
 def _bound(prog, e, env: dict, consts: dict) -> int | None:

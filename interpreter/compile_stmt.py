@@ -13,7 +13,6 @@ from . import ast
 from .costs import branch_cost
 from .errors import Span
 from .runtime import GLOBAL_PREFIX
-from .types import INT
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|-?[0-9]+")  # a name or a whole number: kept as it is
 
@@ -44,7 +43,7 @@ class StmtGen:
         else:
             target = self.place(s.target)
             self.line(f"{target} {s.op}= {self.flat(s.value, s.span)}", s.span)
-        self.check_int(target, INT, s.span)
+        self.check_step(target, s.op, s.value, s.span)
         if self.changes_state(s.target):
             self.forget(s.span, place=s.target)
 

@@ -746,3 +746,69 @@ rule main() {{
     got = _play(tmp_path, body)
     assert got == ("error", "a value is 'none' here (an empty pile's top or first, or an unset participant)",
                    _line(body, "    " + store.format(m=m)))
+
+
+# x += v and x -= v where v's sign is known: only the side the number moves to is tested, and the
+# number still ends where the range does, at either end
+@pytest.mark.parametrize(("start", "op", "value", "tested"), [
+    ("big", "+=", "1", ">"),
+    ("big - 1", "+=", "1", ">"),
+    ("0 - big", "-=", "1", "<"),
+    ("0 - big + 1", "-=", "1", "<"),
+    ("big", "-=", "DOWN", ">"),  # a constant below zero
+    ("0 - big", "+=", "DOWN", "<"),
+    ("big - 4", "+=", "UP", ">"),
+    ("0 - big", "+=", "-UP", "<"),  # a negated constant
+    ("big", "+=", "len(xs)", ">"),  # a length
+    ("0 - big + 5", "-=", "count(x for x in xs if x > 0)", "<"),
+    ("big", "-=", "0", "none"),  # zero moves nowhere
+    ("big", "+=", "players[0].n + 1", "both"),  # a sign not known: both sides
+    ("big", "+=", "UP + DOWN", "both"),  # signs on both sides of 0
+    ("0 - big", "-=", "players[0].n + 1", "both"),
+])
+def test_a_number_moved_by_a_value_of_known_sign_is_tested_on_that_side_only(tmp_path, start, op, value, tested):
+    body = f"""const UP = 5
+const DOWN = 0 - UP
+global start_at: int = {start}
+rule main() {{
+    let x = start_at
+    x {op} {value}
+    emit told(x)
+    finish players
+}}
+"""
+    got = _play(tmp_path, body)
+    start_n = eval(start.replace("big", str(2**63 - 1)))
+    moved = {"1": 1, "DOWN": -5, "UP": 5, "-UP": -5, "len(xs)": 6, "count(x for x in xs if x > 0)": 4, "0": 0,
+             "players[0].n + 1": 1, "UP + DOWN": 0}[value]
+    want = start_n + moved if op == "+=" else start_n - moved
+    if -2**63 < want < 2**63:
+        assert got == ("told", [want])
+    else:
+        assert got[:2] == ("error", f"{want} is beyond the range of whole numbers (-{2**63 - 1} to {2**63 - 1})")
+        assert got[2] == _line(body, f"    x {op} {value}")
+    made = build([tmp_path / "g.pw"], []).compiled.source
+    checks = [line.strip() for line in made.splitlines() if "_overflow(l_x)" in line]  # a global: known at the let
+    tests = {"both": ["l_x > 1073741823", "l_x < -1073741823"], ">": ["l_x > 1073741823"],
+             "<": ["l_x < -1073741823"], "none": []}[tested]
+    assert checks == ([f"if {' or '.join(tests)}: _overflow(l_x)"] if tests else [])
+
+
+def test_a_length_count_or_position_near_a_small_number_needs_no_check(tmp_path):
+    # each is at most LIST_MAX, so a small number added or taken away stays in range; a large one not
+    body = """rule main() {
+    let a = len(xs) - 1
+    let b = count(x for x in xs if x > 0) + 2
+    let c = index_of(xs, 4) + 1
+    emit told_l([a, b, c])
+    let d = len(xs) + big
+    emit told(d)
+    finish players
+}
+"""
+    got = _play(tmp_path, body)
+    assert got[:2] == ("error", f"{2**63 + 5} is beyond the range of whole numbers (-{2**63 - 1} to {2**63 - 1})")
+    assert got[2] == _line(body, "    let d = len(xs) + big")
+    made = build([tmp_path / "g.pw"], []).compiled.source
+    assert [n for n in "abcd" if f"_overflow(l_{n})" in made] == ["d"]
+    assert _play(tmp_path, body.replace("big", "0"))[1] == [(5, 6, 3), 6]

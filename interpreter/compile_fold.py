@@ -82,7 +82,9 @@ def with_constants(source: str, prog) -> str:
 # Python drops a test of a constant (`(False) or x` is x). Texts and comments are matched whole
 # and left as they are.
 _LITERAL = r"(\(-\d+\)|-?\d+|True|False)"
-_COMPARED = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\(""" + _LITERAL
+# A text or a comment, matched whole so that nothing in it is taken for code
+_SKIPPED = r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|#[^\n]*"""
+_COMPARED = re.compile(_SKIPPED + r"|\(" + _LITERAL
                        + r" (==|!=|<=|>=|<|>) " + _LITERAL + r"\)")
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge, "<": operator.lt,
             ">": operator.gt}
@@ -99,7 +101,7 @@ def _literal(code: str) -> int | bool:
     return code == "True" if code in ("True", "False") else int(code.strip("()"))
 
 
-_TOKENS = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\bC_\w+\b(?!\s*=(?!=))""")
+_TOKENS = re.compile(_SKIPPED + r"|\bC_\w+\b(?!\s*=(?!=))")
 
 
 def _code_of(value) -> str:

@@ -778,7 +778,9 @@ rule main() {{
 }}
 """
     got = _play(tmp_path, body)
-    start_n = eval(start.replace("big", str(2**63 - 1)))
+    big = 2**63 - 1
+    start_n = {"big": big, "big - 1": big - 1, "big - 4": big - 4, "0 - big": -big, "0 - big + 1": 1 - big,
+               "0 - big + 5": 5 - big}[start]
     moved = {"1": 1, "DOWN": -5, "UP": 5, "-UP": -5, "len(xs)": 6, "count(x for x in xs if x > 0)": 4, "0": 0,
              "players[0].n + 1": 1, "UP + DOWN": 0}[value]
     want = start_n + moved if op == "+=" else start_n - moved

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 
+_set = object.__setattr__
+
+
 class Span:
     """Where in a source text: file, line and column of the start and the end. Immutable and
     compared by value. Written out rather than with attrs, so that `pitwall --help`, which
@@ -11,8 +14,12 @@ class Span:
     __slots__ = ("file", "line", "col", "end_line", "end_col")
 
     def __init__(self, file: str, line: int, col: int, end_line: int, end_col: int):
-        for name, value in zip(self.__slots__, (file, line, col, end_line, end_col)):
-            object.__setattr__(self, name, value)
+        # written out, not a loop: a cached tree of a large game unpickles tens of thousands of spans
+        _set(self, "file", file)
+        _set(self, "line", line)
+        _set(self, "col", col)
+        _set(self, "end_line", end_line)
+        _set(self, "end_col", end_col)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"a Span cannot change ({name})")

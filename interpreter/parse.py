@@ -126,8 +126,9 @@ def _store(path: Path, value) -> None:
         pass  # no cache, only slower
 
 
-# The modules whose code decides a parse: this one, the AST builder and the syntax errors' messages.
-_CODE_FILES = ("parse.py", "build_ast.py", "syntax_errors.py", "errors.py")
+# The modules whose code decides a parse: this one, the AST builder, the syntax errors' messages,
+# and the classes a cached tree is pickled as (a field renamed in ast.py must not read old trees).
+_CODE_FILES = ("parse.py", "build_ast.py", "syntax_errors.py", "errors.py", "ast.py")
 
 
 def _code_key() -> str:

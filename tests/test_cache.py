@@ -89,3 +89,25 @@ def test_checking_rules_compiled_before_never_imports_the_code_generator(cache):
             for _ in range(2)]
     assert [r.stdout.split() for r in runs] == [["0", "True"], ["0", "False"]], [r.stderr for r in runs]
     assert any(cache.glob("compiled-*.pickle"))
+
+
+def test_a_parsed_file_is_cached_under_a_key_of_every_module_its_tree_is_made_of(cache):
+    # A tree read back from the cache is made of the classes it was pickled as: a module that
+    # defines one (ast.py's nodes, errors.py's Span) must be part of the key, or a field renamed
+    # there would read an old tree with the old fields.
+    import io
+    import pickle
+
+    parse.parse_file(find_game("why_first").path / "rules.pw")
+    (entry,) = cache.glob("ast-*.pickle")
+    modules = set()
+
+    class Seen(pickle.Unpickler):
+        def find_class(self, module, name):
+            modules.add(module)
+            return super().find_class(module, name)
+
+    Seen(io.BytesIO(entry.read_bytes())).load()
+    ours = {m.rsplit(".", 1)[-1] + ".py" for m in modules if m.startswith("pitwall.")}
+    assert ours >= {"ast.py", "errors.py"}
+    assert ours <= set(parse._CODE_FILES)

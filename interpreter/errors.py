@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 _set = object.__setattr__
 
 

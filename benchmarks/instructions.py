@@ -16,6 +16,9 @@ twice as slow) and prints an estimate of a game's cycles: instructions + 10 x fi
 + 100 x last-level misses + 15 x mispredicted branches. Timed, the interpreted game runs about a
 tenth above its instruction ratio (its extra bytecodes are indirect jumps the predictor misses),
 so the estimate is nearer the time; the weights are a rough model, read it for the direction.
+
+--simulate also counts a game as `pitwall simulate` plays it (decisions and events counted, the
+leader watched at each turn, the outcome gathered) against the same game played alone.
 """
 
 from __future__ import annotations
@@ -41,6 +44,12 @@ if kind == "hand-written":
     import importlib
     module = importlib.import_module("handwritten_" + game)
     play = lambda seed: module.play(players, seed)
+elif kind == "simulated":
+    from pitwall.interpreter.engine import player_names
+    from pitwall.interpreter.load import load
+    from pitwall.interpreter.simulate import play_many
+    names = player_names(load(game, (), ()), players)  # loaded as play_many loads it (one cache entry)
+    play = lambda seed: play_many(game, (), names, ["random"] * players, range(seed, seed + 1))
 else:
     from timing import interpreted
     play = interpreted(game, players, "random")
@@ -148,6 +157,7 @@ def main() -> None:
                     help="also the N C functions a game grows most, interpreted against hand-written")
     ap.add_argument("--cycles", action="store_true",
                     help="also cache misses, mispredicted branches and an estimate of cycles (simulated)")
+    ap.add_argument("--simulate", action="store_true", help="also a game as `pitwall simulate` plays it")
     args = ap.parse_args()
     unknown = set(args.games) - PLAYERS.keys()
     if unknown:
@@ -160,6 +170,10 @@ def main() -> None:
         ours, theirs = per_game(game, "interpreted", args.count), per_game(game, "hand-written", args.count)
         print(f"random agents, {game} {PLAYERS[game]}p: {ours:,.0f} instructions a game interpreted, "
               f"{theirs:,.0f} hand-written: {ours / theirs:.2f}x (target <= 1.5x)")
+        if args.simulate:
+            simulated = per_game(game, "simulated", args.count)
+            print(f"  as simulate plays it: {simulated:,.0f} instructions a game, {simulated / ours:.2f}x a game "
+                  f"played alone")
         if args.by_function:
             print_by_function(game, args.count, args.by_function)
         if args.cycles:

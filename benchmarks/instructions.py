@@ -48,7 +48,7 @@ elif kind == "simulated":
     from pitwall.interpreter.engine import player_names
     from pitwall.interpreter.load import load
     from pitwall.interpreter.simulate import play_many
-    names = player_names(load(game, (), ()), players)  # loaded as play_many loads it (one cache entry)
+    names = player_names(load(game), players)
     play = lambda seed: play_many(game, (), names, ["random"] * players, range(seed, seed + 1))
 else:
     from timing import interpreted

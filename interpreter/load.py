@@ -208,8 +208,14 @@ def run_module(prog: Program, compiled: Compiled, namespace: dict) -> None:
         raise error from None
 
 
-@functools.lru_cache(maxsize=32)
 def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, str], ...] = ()) -> Loaded:
+    """A game with its variants and settings, compiled and ready to play: one per process for
+    each, however the call names its arguments (`load(g)` and `load(g, (), ())` alike)."""
+    return _load(name, tuple(variants), tuple(settings))
+
+
+@functools.lru_cache(maxsize=32)
+def _load(name: str, variants: tuple[str, ...], settings: tuple[tuple[str, str], ...]) -> Loaded:
     game = find_game(name)
     available = game.variant_files()
     paths = []
@@ -241,6 +247,9 @@ def load(name: str, variants: tuple[str, ...] = (), settings: tuple[tuple[str, s
     loaded = build(game.base_files(), paths, game, tuple(names), settings=settings)
     refuse_settings(loaded.program, overrides)
     return loaded
+
+
+load.cache_clear = _load.cache_clear  # tests and benchmarks start afresh, as a new process would
 
 
 def game_of_file(path: Path) -> GameDir | None:

@@ -111,3 +111,14 @@ def test_a_parsed_file_is_cached_under_a_key_of_every_module_its_tree_is_made_of
     ours = {m.rsplit(".", 1)[-1] + ".py" for m in modules if m.startswith("pitwall.")}
     assert ours >= {"ast.py", "errors.py"}
     assert ours <= set(parse._CODE_FILES)
+
+
+def test_a_game_is_loaded_once_a_process_however_the_call_names_its_arguments():
+    from pitwall.interpreter.load import load
+
+    load.cache_clear()
+    first = load("why_first")
+    assert load("why_first", (), ()) is first and load("why_first", variants=[], settings=()) is first
+    assert load("why_first", ("tactical",)) is not first
+    load.cache_clear()
+    assert load("why_first") is not first

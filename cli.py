@@ -708,4 +708,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    # `python -m pitwall.cli` runs this file as __main__, a module apart from pitwall.cli, to whose
+    # group cli_many adds its commands (simulate, compare, sweep, report): run that group
+    from .cli import main as _main
+
+    _main()

@@ -109,7 +109,7 @@ def race(args) -> None:
 def startup(args) -> None:
     rules = str(HERE.parent / "games" / "why_first" / "rules.pw")
     for words, target in ((["--help"], 0.15), (["check", rules], 0.25)):
-        command = [sys.executable, "-m", "pitwall.cli", *words]
+        command = [sys.executable, "-m", "pitwall", *words]
         # the caches filled, the bytecode written: as a user's Python does by default, even where
         # this shell says PYTHONDONTWRITEBYTECODE (every run would compile the modules again)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -672,3 +672,22 @@ def test_a_persons_prompts_say_what_is_at_stake_in_the_games_words():
     assert "chip(s)" not in r.output and "?:" not in r.output
     w = invoke("play", "why-first", "-p", "3", "--seed", "2", "--agent", "human", input="1\n1\nq\n")
     assert "Would win now (second-highest total" in w.output and " 1 cards" not in w.output
+
+
+@pytest.mark.parametrize("module", ["pitwall", "pitwall.cli"])
+def test_python_dash_m_has_every_command_of_pitwall(module, tmp_path):
+    # `python -m pitwall.cli` runs cli.py as __main__, a module apart from the one cli_many adds
+    # simulate, compare, sweep and report to: it used to answer "No such command 'simulate'"
+    import subprocess
+    import sys
+
+    from pitwall.cli import cli
+
+    run = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    listed = {line.split()[0] for line in run.stdout.split("Commands:")[1].splitlines() if line.strip()}
+    assert listed == set(cli.commands) and {"simulate", "compare", "sweep", "report"} <= listed
+    played = subprocess.run([sys.executable, "-m", module, "simulate", "why-first", "-n", "2", "--json"],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert json.loads(played.stdout)["games"] == 2

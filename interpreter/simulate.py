@@ -106,12 +106,12 @@ class Tallied(Game):
     def counting(self):
         """The functions a decision calls, one a seat, sharing the count and the turn last seen;
         each written for what the game declares, so that a decision runs as few steps of Python
-        as it can (a Why First? game makes 200, a third of simulate's cost over play's)."""
+        as it can (hundreds a game: the largest part of simulate's cost over play's)."""
         n, last = 0, _NO_TURN  # the first decision asks
         ask = self.see_leader if self.watching else None
         # the state's globals by getattr, never through its __dict__: asking for an object's
         # __dict__ makes CPython build one, and every read of a global by generated code then
-        # takes a slower path (a Race! of simulate ran 15% more instructions than one of play)
+        # takes a slower path (a long game ran 15% more instructions under simulate than under play)
         state, key = self.state, self.turn_key
 
         def counts(quick):

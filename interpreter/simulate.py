@@ -75,18 +75,18 @@ class Tallied(Game):
         self.turn_key = GLOBAL_PREFIX + decl.turns if decl.turns else None
         self.leading = None
         self.lead_changes = 0
-        self.telling_of = None  # (what a decision calls, given a seat's generator; the decisions so far)
+        self.counters = None  # counting()'s pair: what a decision calls (given a seat's generator), the count
         super().__init__(loaded, players, agents, seed, record=False, listener=_unheard, auto_agent=auto_agent)
 
     @property
     def decisions(self) -> int:
-        return self.telling_of[1]() if self.telling_of else self.decisions_made
+        return self.counters[1]() if self.counters else self.decisions_made
 
     decisions_made = 0  # the decisions of a closed game
 
     def close(self) -> None:
         self.decisions_made = self.decisions
-        self.telling_of = None  # its functions know the game: a cycle the collector would have to find
+        self.counters = None  # its functions know the game: a cycle the collector would have to find
         super().close()
 
     def tell(self, event: int, values) -> None:
@@ -99,9 +99,9 @@ class Tallied(Game):
     def watcher(self, quick=None):
         """What a decision calls: it counts, and asks the leader when the turn changed; a random
         seat's pick then takes its number from `quick` (NoneType() is None: the other decisions')."""
-        if self.telling_of is None:
-            self.telling_of = self.counting()
-        return self.telling_of[0](quick or type(None))
+        if self.counters is None:
+            self.counters = self.counting()
+        return self.counters[0](quick or type(None))
 
     def counting(self):
         """The functions a decision calls, one a seat, sharing the count and the turn last seen;

@@ -1,75 +1,60 @@
 """Every figure of issue 15 with its target beside it (figures only: nothing here asserts).
 
-    python benchmarks/bench_issue15.py [--rounds 5] [--seconds 1.5] [--games 10000] [--base DIR] [--only NAME]
+    python benchmarks/bench_issue15.py [--seconds 4] [--chunk 0.05] [--rounds 5] [--games 10000]
+                                       [--base DIR] [--only NAME]
 
-Each throughput is measured in a fresh process per slice, in games per second of the process's CPU
-time (timing.throughput), slices of the things compared interleaved, and the median slice counts;
-a ratio (interpreted against hand-written) is the median of the rounds' ratios, each of two slices
-run one after the other: on a shared machine a noisy neighbour then moves both sides of a ratio
-alike. --base DIR names an older checkout of the package (a folder holding
-`pitwall/`, e.g. a git worktree linked as DIR/pitwall) to measure "today's" heuristic speeds
-against; without it those lines print games/s only. Start-up times are wall times of whole
-`pitwall` processes, the best of --rounds, after one run that fills the caches.
+Each game figure is measured in processes of its own, one per thing compared (the interpreter
+with some agents, the hand-written game, an older checkout), warm before any clock starts, in
+games per second of the process's CPU time. The processes take turns of --chunk CPU seconds until
+each has played --seconds (timing.interleaved): a neighbour that slows the machine for a while
+slows every side of a ratio alike. A ratio is that of the totals; beside it, the lowest and highest
+of the ratios of the run's five consecutive parts. --base DIR names an older checkout of the package
+(a folder holding `pitwall/`, e.g. a git worktree linked as DIR/pitwall) to measure "today's"
+heuristic speeds against; without it those lines print games/s only. Start-up times are wall times
+of whole `pitwall` processes, the best of --rounds, after one run that fills the caches.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from timing import block_ratios, interleaved, rate
+
 HERE = Path(__file__).resolve().parent
 PLAYERS = {"why_first": 4, "street_illegal": 3, "race_formula_90": 4}
 SETTINGS = {"race_formula_90": (("track", "monza"),)}
 
-_SLICE = """
+_WORKER = """
 import sys
 sys.path.insert(0, {here!r})
-from timing import interpreted, throughput
-game, agent, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+from timing import interpreted, serve
+game, agent = sys.argv[1], sys.argv[2]
 if agent == "hand-written":
     import importlib
-    print(importlib.import_module("handwritten_" + game).games_per_second({players}[game], seconds))
+    module = importlib.import_module("handwritten_" + game)
+    serve(lambda seed: module.play({players}[game], seed))
 else:
-    play = interpreted(game, {players}[game], agent, {settings}.get(game, ()))
-    play(10**6)  # compiled and warm before the clock starts
-    print(throughput(play, seconds))
+    serve(interpreted(game, {players}[game], agent, {settings}.get(game, ())))
 """
 
 
-def _slice(game: str, agent: str, seconds: float, base: str | None = None) -> float:
-    code = _SLICE.format(here=str(HERE), players=PLAYERS, settings=SETTINGS)
+def _worker(game: str, agent: str, base: str | None = None) -> tuple[list[str], dict]:
+    """The command and environment of a process that plays this game with these agents when told."""
+    code = _WORKER.format(here=str(HERE), players=PLAYERS, settings=SETTINGS)
     env = dict(os.environ)
     if base:
         env["PYTHONPATH"] = base + os.pathsep + env.get("PYTHONPATH", "")
-    done = subprocess.run([sys.executable, "-c", code, game, agent, str(seconds)], env=env, capture_output=True,
-                          text=True, check=True)
-    return float(done.stdout)
+    return [sys.executable, "-c", code, game, agent], env
 
 
-def medians(kinds: list[tuple], rounds: int, seconds: float) -> list[float]:
-    """Median games/s of each (game, agent, base) over interleaved slices."""
-    got: list[list[float]] = [[] for _ in kinds]
-    for r in range(rounds):
-        order = range(len(kinds)) if r % 2 == 0 else reversed(range(len(kinds)))
-        for i in order:
-            got[i].append(_slice(*kinds[i][:2], seconds, kinds[i][2] if len(kinds[i]) > 2 else None))
-    return [statistics.median(g) for g in got]
-
-
-def paired_ratios(kinds: list[tuple], rounds: int, seconds: float) -> tuple[list[float], list[float]]:
-    """Median games/s of two things compared, and their ratios slice by slice (the second's games/s
-    over the first's), sorted: the two slices of a round run one after the other, so a change of
-    the machine's speed between rounds moves both sides of that round's ratio alike."""
-    got: list[list[float]] = [[] for _ in kinds]
-    for r in range(rounds):
-        for i in (0, 1) if r % 2 == 0 else (1, 0):
-            got[i].append(_slice(*kinds[i][:2], seconds))
-    return [statistics.median(g) for g in got], sorted(b / a for a, b in zip(*got))
+def measure(kinds: list[tuple], args) -> list[list[tuple]]:
+    """The chunks of each (game, agent[, base]), played in turns (timing.interleaved)."""
+    return interleaved([_worker(*kind) for kind in kinds], args.seconds, args.chunk)
 
 
 def mark(ok: bool) -> str:
@@ -78,19 +63,19 @@ def mark(ok: bool) -> str:
 
 def random_ratio(args) -> None:
     for game in ("why_first", "street_illegal"):
-        (ours, theirs), ratios = paired_ratios([(game, "random"), (game, "hand-written")], args.rounds, args.seconds)
-        ratio = statistics.median(ratios)
-        # the spread of the rounds beside the median: on a shared machine it is often wider than a
-        # change of the code, so a median near the target says little without it
-        print(f"random agents, {game} {PLAYERS[game]}p: {ours:7.0f} games/s interpreted, {theirs:7.0f} hand-written: "
-              f"{ratio:.2f}x slower (rounds {ratios[0]:.2f} to {ratios[-1]:.2f}; target <= 1.5x, aim 1.2x: "
-              f"{mark(ratio <= 1.5)})")
+        ours, theirs = measure([(game, "random"), (game, "hand-written")], args)
+        slower = rate(theirs) / rate(ours)
+        fifths = block_ratios(ours, theirs)
+        # the spread of the run's fifths beside the figure: how far the machine moved it
+        print(f"random agents, {game} {PLAYERS[game]}p: {rate(ours):7.0f} games/s interpreted, {rate(theirs):7.0f} "
+              f"hand-written: {slower:.2f}x slower (fifths of the run {fifths[0]:.2f} to {fifths[-1]:.2f}; "
+              f"target <= 1.5x, aim 1.2x: {mark(slower <= 1.5)})")
 
 
 def heuristic(args) -> None:
     for game, factor in (("why_first", 3), ("street_illegal", 2)):
         kinds = [(game, "heuristic"), (game, "random")] + ([(game, "heuristic", args.base)] if args.base else [])
-        got = medians(kinds, args.rounds, args.seconds)
+        got = [rate(chunks) for chunks in measure(kinds, args)]
         line = (f"heuristic agents, {game} {PLAYERS[game]}p: {got[0]:7.1f} games/s "
                 f"({got[1] / got[0]:.1f}x slower than random agents)")
         if args.base:
@@ -100,7 +85,7 @@ def heuristic(args) -> None:
 
 
 def race(args) -> None:
-    got = medians([("race_formula_90", "random"), ("race_formula_90", "heuristic")], args.rounds, args.seconds)
+    got = [rate(chunks) for chunks in measure([("race_formula_90", "random"), ("race_formula_90", "heuristic")], args)]
     for agent, gps, target in (("random", got[0], 50), ("heuristic", got[1], 15)):
         print(f"Race! Basic, Monza, 4 players + 4 robots, {agent} agents: {gps:6.1f} races/s "
               f"(target >= {target}: {mark(gps >= target)})")
@@ -151,8 +136,9 @@ PARTS = {"random": random_ratio, "heuristic": heuristic, "race": race, "startup"
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=5, help="interleaved slices per figure (the median counts)")
-    ap.add_argument("--seconds", type=float, default=1.5, help="length of one slice")
+    ap.add_argument("--rounds", type=int, default=5, help="runs of each start-up command (the best counts)")
+    ap.add_argument("--seconds", type=float, default=4.0, help="CPU seconds each side of a game figure plays")
+    ap.add_argument("--chunk", type=float, default=0.02, help="CPU seconds a side plays in its turn")
     ap.add_argument("--games", type=int, default=10_000, help="games of the --jobs comparison")
     ap.add_argument("--base", help="a folder holding an older `pitwall` package, to compare heuristic speeds")
     ap.add_argument("--only", choices=PARTS, action="append", help="measure only these (repeatable)")

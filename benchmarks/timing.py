@@ -33,3 +33,85 @@ def interpreted(game: str, players: int, agent: str, settings=()) -> Callable[[i
         return winners
 
     return play_one
+
+
+def serve(play_one: Callable[[int], object]) -> None:
+    """The worker's side of `interleaved`: warm, say so, then for each length of CPU time read from
+    stdin play games with consecutive seeds for that long and answer "games seconds"."""
+    import sys
+
+    play_one(10**6)  # compiled and warm before any clock starts
+    print("ready", flush=True)
+    seed, clock = 0, time.thread_time
+    for line in sys.stdin:
+        length, games, start = float(line), 0, clock()
+        while clock() - start < length:
+            play_one(seed)
+            seed += 1
+            games += 1
+        print(games, clock() - start, flush=True)
+
+
+class _Worker:
+    """A process that plays one kind of game when told (`serve`)."""
+
+    def __init__(self, command: list[str], env: dict | None):
+        import subprocess
+
+        self.process = subprocess.Popen(command, env=env, text=True, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def answer(self) -> str:
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"a benchmark worker stopped: {self.process.stderr.read().strip()[-2000:]}")
+        return line
+
+    def play(self, seconds: float) -> tuple[int, float]:
+        self.process.stdin.write(f"{seconds}\n")
+        self.process.stdin.flush()
+        games, took = self.answer().split()
+        return int(games), float(took)
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def interleaved(commands: list[tuple[list[str], dict | None]], seconds: float, chunk: float) -> list[list[tuple]]:
+    """(games, CPU seconds) of each chunk of each worker (a command that `serve`s, its environment),
+    the workers taking turns a chunk at a time until each has played `seconds`.
+
+    Each side runs in a process of its own, as a user's would, and the turns are short: whatever
+    the machine's neighbours do to its speed, they do it to both sides within the same fraction of
+    a second, so a ratio of the totals does not move with them (slices of seconds, one process
+    after another, gave ratios from 1.0x to 1.9x within one run on a shared machine)."""
+    workers = [_Worker(command, env) for command, env in commands]
+    try:
+        for w in workers:
+            if w.answer().strip() != "ready":
+                raise RuntimeError("a benchmark worker did not start")
+        got: list[list[tuple]] = [[] for _ in workers]
+        turn = 0
+        while turn == 0 or min(sum(t for _, t in g) for g in got) < seconds:
+            order = range(len(workers)) if turn % 2 == 0 else reversed(range(len(workers)))
+            for i in order:
+                got[i].append(workers[i].play(chunk))
+            turn += 1
+        return got
+    finally:
+        for w in workers:
+            w.close()
+
+
+def rate(chunks: list[tuple]) -> float:
+    """Games per CPU second over chunks of (games, seconds)."""
+    return sum(g for g, _ in chunks) / sum(t for _, t in chunks)
+
+
+def block_ratios(ours: list[tuple], theirs: list[tuple], blocks: int = 5) -> list[float]:
+    """The ratio theirs / ours in each of `blocks` consecutive parts of an interleaved run, sorted:
+    their spread shows how far the machine moved the figure."""
+    size = max(1, len(ours) // blocks)
+    parts = [(ours[i:i + size], theirs[i:i + size]) for i in range(0, len(ours) - size + 1, size)]
+    return sorted(rate(b) / rate(a) for a, b in parts)

@@ -111,24 +111,35 @@ def startup(args) -> None:
 def jobs(args) -> None:
     """Best of three interleaved runs each: a busy neighbour slows --jobs 2, which needs both
     cores, more than --jobs 1, which leaves one free, so a median would count the neighbour
-    against the parallel run; the best run is the nearest to "two free cores" (timeit's reason)."""
+    against the parallel run; the best run is the nearest to "two free cores" (timeit's reason).
+    Beside it, the CPU time of each run, its workers' included: the work the parallel run adds,
+    which the code decides, apart from how free the machine left the second core."""
     from pitwall.interpreter.engine import player_names
     from pitwall.interpreter.load import load
     from pitwall.interpreter.simulate import simulate
 
     names = player_names(load("why_first"), 4)
     took: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     results = {}
     for r in range(3):
         for j in ((1, 2) if r % 2 == 0 else (2, 1)):
-            start = time.perf_counter()
+            start, used = time.perf_counter(), _cpu()
             results[j] = simulate("why_first", (), names, ["random"] * 4, args.games, 0, j)
             took[j].append(time.perf_counter() - start)
+            cpu[j].append(_cpu() - used)
     one, two = min(took[1]), min(took[2])
     print(f"simulate why_first 4p, {args.games} games: --jobs 1 {one:.2f} s, --jobs 2 {two:.2f} s (best of 3; "
           f"slowest {max(took[1]):.2f} s and {max(took[2]):.2f} s): {one / two:.2f}x "
           f"(target >= 1.8x on two free cores: {mark(one / two >= 1.8)}); "
-          f"results identical: {results[1] == results[2]}")
+          f"results identical: {results[1] == results[2]}; CPU time, workers included, {min(cpu[1]):.2f} s "
+          f"and {min(cpu[2]):.2f} s")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (a pool's workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 PARTS = {"random": random_ratio, "heuristic": heuristic, "race": race, "startup": startup, "jobs": jobs}

@@ -1,6 +1,6 @@
 """Every figure of issue 15 with its target beside it (figures only: nothing here asserts).
 
-    python benchmarks/bench_issue15.py [--seconds 4] [--chunk 0.05] [--rounds 5] [--games 10000]
+    python benchmarks/bench_issue15.py [--seconds 4] [--chunk 0.02] [--rounds 5] [--games 10000]
                                        [--base DIR] [--only NAME]
 
 Each game figure is measured in processes of its own, one per thing compared (the interpreter
@@ -10,8 +10,10 @@ each has played --seconds (timing.interleaved): a neighbour that slows the machi
 slows every side of a ratio alike. A ratio is that of the totals; beside it, the lowest and highest
 of the ratios of the run's five consecutive parts. --base DIR names an older checkout of the package
 (a folder holding `pitwall/`, e.g. a git worktree linked as DIR/pitwall) to measure "today's"
-heuristic speeds against; without it those lines print games/s only. Start-up times are wall times
-of whole `pitwall` processes, the best of --rounds, after one run that fills the caches.
+heuristic speeds against (without it those lines print games/s only), and random agents' too: a
+change's effect, measured alike (two runs of the same code differ by up to 3%). Start-up times
+are wall times of whole `pitwall` processes, the best of --rounds, after one run that fills the
+caches.
 """
 
 from __future__ import annotations
@@ -63,13 +65,17 @@ def mark(ok: bool) -> str:
 
 def random_ratio(args) -> None:
     for game in ("why_first", "street_illegal"):
-        ours, theirs = measure([(game, "random"), (game, "hand-written")], args)
+        kinds = [(game, "random"), (game, "hand-written")] + ([(game, "random", args.base)] if args.base else [])
+        ours, theirs, *base = measure(kinds, args)
         slower = rate(theirs) / rate(ours)
         fifths = block_ratios(ours, theirs)
         # the spread of the run's fifths beside the figure: how far the machine moved it
-        print(f"random agents, {game} {PLAYERS[game]}p: {rate(ours):7.0f} games/s interpreted, {rate(theirs):7.0f} "
-              f"hand-written: {slower:.2f}x slower (fifths of the run {fifths[0]:.2f} to {fifths[-1]:.2f}; "
-              f"target <= 1.5x, aim 1.2x: {mark(slower <= 1.5)})")
+        line = (f"random agents, {game} {PLAYERS[game]}p: {rate(ours):7.0f} games/s interpreted, {rate(theirs):7.0f} "
+                f"hand-written: {slower:.2f}x slower (fifths of the run {fifths[0]:.2f} to {fifths[-1]:.2f}; "
+                f"target <= 1.5x, aim 1.2x: {mark(slower <= 1.5)})")
+        if base:  # a change's own effect, measured as the ratio is
+            line += f"; {rate(ours) / rate(base[0]):.3f}x the base's {rate(base[0]):.0f}"
+        print(line)
 
 
 def heuristic(args) -> None:

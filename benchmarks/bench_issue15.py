@@ -118,8 +118,8 @@ def jobs(args) -> None:
     """Best of three interleaved runs each: a busy neighbour slows --jobs 2, which needs both
     cores, more than --jobs 1, which leaves one free, so a median would count the neighbour
     against the parallel run; the best run is the nearest to "two free cores" (timeit's reason).
-    Beside it, the CPU time of each run, its workers' included: the work the parallel run adds,
-    which the code decides, apart from how free the machine left the second core."""
+    Beside it, the CPU time of each run, its workers' included: what the parallel run adds, its
+    own work and what a shared second core makes each of its steps cost."""
     from pitwall.interpreter.engine import player_names
     from pitwall.interpreter.load import load
     from pitwall.interpreter.simulate import simulate
@@ -157,7 +157,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=4.0, help="CPU seconds each side of a game figure plays")
     ap.add_argument("--chunk", type=float, default=0.02, help="CPU seconds a side plays in its turn")
     ap.add_argument("--games", type=int, default=10_000, help="games of the --jobs comparison")
-    ap.add_argument("--base", help="a folder holding an older `pitwall` package, to compare heuristic speeds")
+    ap.add_argument("--base", help="a folder holding an older `pitwall` package, to compare agents' speeds with")
     ap.add_argument("--only", choices=PARTS, action="append", help="measure only these (repeatable)")
     args = ap.parse_args()
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} (figures are noisy above the core count)")

@@ -312,6 +312,24 @@ def test_serial_and_two_jobs_give_the_same_json():
         assert serial.stdout == parallel.stdout
 
 
+def test_a_pool_gives_the_serial_outcomes_field_for_field():
+    # a local pool's workers send outcomes as plain tuples (simulate._packed): each field must
+    # come back to its place, the events counted and the statistics of a game with a leader too
+    from pitwall.interpreter.simulate import Outcome, simulate
+
+    every = []
+    for game, players, settings, count in (("why_first", 4, (), 12), ("street_illegal", 3, (), 8),
+                                           ("race_formula_90", 4, (("track", "monza"),), 2)):
+        names = player_names(load(game, (), settings), players)
+        args = (game, (), names, ["random"] * players, count, 5)
+        serial = simulate(*args, settings=settings, count_events=True)
+        parallel = simulate(*args, jobs=2, settings=settings, count_events=True)
+        assert parallel == serial and {type(o) for o in parallel} == {Outcome}
+        assert all(o.events and o.ranking for o in parallel)
+        every += parallel
+    assert any(o.lead_changes for o in every) and any(o.margin is not None for o in every)
+
+
 def numbers(data) -> list[float]:
     """Every number of a JSON value, in order."""
     if isinstance(data, dict):

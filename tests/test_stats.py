@@ -330,6 +330,20 @@ def test_a_pool_gives_the_serial_outcomes_field_for_field():
     assert any(o.lead_changes for o in every) and any(o.margin is not None for o in every)
 
 
+@pytest.mark.parametrize("games, jobs", [(10_000, 2), (100_000, 8), (7, 2), (1, 1), (100, 64), (999, 3)])
+def test_runs_of_seeds_cover_every_game_once_in_order_and_shrink_at_the_end(games, jobs):
+    from pitwall.interpreter.simulate import chunks
+
+    runs = chunks(11, games, jobs)
+    assert [s for r in runs for s in r] == list(range(11, 11 + games))
+    sizes = [len(r) for r in runs]
+    full = max(sizes)
+    assert full <= 200 and all(n >= max(1, full // 8) for n in sizes[:-1])
+    assert sizes == sorted(sizes, reverse=True)  # the long runs first, none long at the end
+    if games // (jobs * 24) >= 16:  # runs long enough to shrink: the last is an eighth of a full one
+        assert sizes[0] == full and sizes[-2] == full // 8
+
+
 def numbers(data) -> list[float]:
     """Every number of a JSON value, in order."""
     if isinstance(data, dict):

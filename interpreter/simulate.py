@@ -241,8 +241,8 @@ def chunks(seed: int, games: int, jobs: int) -> list[range]:
     and gather, and with many short runs no worker is left with a long one at the end while the
     others wait (four runs each lost about a tenth of two workers' time). Towards the end the runs
     shrink, each half of a worker's share of what is left, down to an eighth of the full size: with
-    runs all of 200 Why First? games, one worker of two played on alone for 20 to 170 ms at the
-    end; with runs that shrink, for 1 ms at most."""
+    runs all of 200 games of a short card game, one worker of two played on alone for 20 to 170 ms
+    at the end; with runs that shrink, for 1 ms at most."""
     size = max(1, min(200, games // (jobs * 24) or 1))
     least = max(1, size // 8)
     out, start, end = [], seed, seed + games

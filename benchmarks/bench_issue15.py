@@ -160,6 +160,9 @@ def main() -> None:
     ap.add_argument("--base", help="a folder holding an older `pitwall` package, to compare agents' speeds with")
     ap.add_argument("--only", choices=PARTS, action="append", help="measure only these (repeatable)")
     args = ap.parse_args()
+    if args.base and not (Path(args.base) / "pitwall" / "__init__.py").is_file():
+        # else the workers would quietly import the installed pitwall and compare it with itself
+        ap.error(f"--base {args.base}: no pitwall package there (DIR/pitwall/__init__.py)")
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} (figures are noisy above the core count)")
     for name in args.only or PARTS:
         PARTS[name](args)

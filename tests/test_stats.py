@@ -315,7 +315,7 @@ def test_serial_and_two_jobs_give_the_same_json():
 def test_a_pool_gives_the_serial_outcomes_field_for_field():
     # a local pool's workers send outcomes as plain tuples (simulate._packed): each field must
     # come back to its place, the events counted and the statistics of a game with a leader too
-    from pitwall.interpreter.simulate import Outcome, simulate
+    from pitwall.interpreter.simulate import _PACK, Outcome, simulate
 
     every = []
     for game, players, settings, count in (("why_first", 4, (), 12), ("street_illegal", 3, (), 8),
@@ -325,6 +325,7 @@ def test_a_pool_gives_the_serial_outcomes_field_for_field():
         serial = simulate(*args, settings=settings, count_events=True)
         parallel = simulate(*args, jobs=2, settings=settings, count_events=True)
         assert parallel == serial and {type(o) for o in parallel} == {Outcome}
+        assert [Outcome(*_PACK(o)) for o in serial] == serial  # the packing itself, on a machine of one core too
         assert all(o.events and o.ranking for o in parallel)
         every += parallel
     assert any(o.lead_changes for o in every) and any(o.margin is not None for o in every)

@@ -1,11 +1,13 @@
 """Compiled programs kept in the user's cache directory, so `pitwall check` and every later run of
-the same rules skip the code generator and Python's compiler.
+the same rules skip the checker, the code generator and Python's compiler.
 
-The key is everything that decides the generated code: Pitwall's version, the interpreter's own
-modules and grammar, and the program itself (each rules file's path and text in order, and the
-constants as settings and `-v NAME=VALUE` left them). A change to any of them is another key, so a
-stale entry is never read; PITWALL_NO_CACHE=1 turns the cache off. The entry is what the compiler
-made, nothing else: the cache directory is trusted as much as the parse cache next to it.
+The key is everything that decides the checker's verdict and the generated code: Pitwall's
+version, the interpreter's own modules and grammar, and the program itself (each rules file's
+path and text in order, and the constants as settings and `-v NAME=VALUE` left them). A change to
+any of them is another key, so a stale entry is never read; PITWALL_NO_CACHE=1 turns the cache
+off. An entry is written only after the checker passed the program, so finding one is that
+verdict. The entry is what the compiler made, nothing else: the cache directory is trusted as
+much as the parse cache next to it.
 """
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ import functools
 import hashlib
 import marshal
 import pickle
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from . import compiled
 from .compiled import Compiled
 from .parse import _store, cache_dir
+
+if TYPE_CHECKING:
+    from .link import Program
 
 
 @functools.cache
@@ -42,12 +49,16 @@ def _key(prog) -> str:
     return h.hexdigest()[:32]
 
 
-def compile_program(prog, types) -> Compiled:
-    """The program's Python code: from the user's cache when these rules were compiled before. The
-    code generator is imported only when it must run, so a `pitwall check` or a game of rules
-    compiled before never loads it (a tenth of check's time)."""
+def compile_program(prog, check: Callable[[Program], dict]) -> Compiled:
+    """The program, checked (`check` raises its errors) and made Python code: from the user's cache
+    when these rules were compiled before. The checker and the code generator run only when the code
+    must be made: an entry is kept only for a program that passed the checker, under a key of
+    everything the checker reads (its own code, the rules' paths and texts, the constants), so rules
+    found there check as they did. A `pitwall check` or a game of rules compiled before loads
+    neither (the checker with its modules was two fifths of such a check's instructions)."""
 
     def make() -> Compiled:
+        types = check(prog)
         from .compile import make_program
 
         return make_program(prog, types)

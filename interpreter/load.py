@@ -12,7 +12,6 @@ import attrs
 
 from . import ast
 from .blame import blame
-from .check import check
 from .compile_cache import compile_program
 from .compiled import Compiled
 from .errors import PitwallError, read_text
@@ -139,12 +138,18 @@ def build(base: list[Path], variants: list[Path], game: GameDir | None = None,
         sources[str(path)] = text if text is not None else read_text(path, "rules file")
     prog = link(files[: len(base)], files[len(base):], sources)
     apply_settings(prog, settings)
-    types = check(prog)
-    compiled = compile_program(prog, types)
+    compiled = compile_program(prog, _check)  # checked first, unless the cache holds it (checked then)
     namespace = module_namespace(prog, compiled)
     if execute:
         run_module(prog, compiled, namespace)
     return Loaded(game, variant_names, prog, compiled, namespace, settings=settings)
+
+
+def _check(prog: Program) -> dict:
+    """The checker, imported only when it must run (compile_cache.compile_program)."""
+    from .check import check
+
+    return check(prog)
 
 
 def with_includes(variants: list[Path], game: GameDir | None = None) -> list[Path]:

@@ -4,6 +4,8 @@ with PITWALL_NO_CACHE=1)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pitwall.interpreter import parse
 from pitwall.interpreter.engine import new_game, player_names
@@ -72,23 +74,59 @@ def test_the_parsers_tables_from_the_cache_parse_alike(cache, monkeypatch):
     assert parse.parse(text, "rules.pw") == fresh  # this time from the pickled tables
 
 
-def test_checking_rules_compiled_before_never_imports_the_code_generator(cache):
-    # compile_cache.compile_program imports the generator only when it must run: a check of rules
-    # in the cache reads them back without it (its modules are a tenth of `pitwall check`'s time)
+def test_checking_rules_compiled_before_never_imports_the_checker_or_the_code_generator(cache):
+    # compile_cache.compile_program imports the checker and the generator only when they must run: a
+    # check of rules in the cache reads them back without either (40% of `pitwall check`'s instructions)
     import os
     import subprocess
     import sys
 
     probe = ("import sys\nfrom click.testing import CliRunner\nfrom pitwall.cli import cli\n"
              "r = CliRunner().invoke(cli, ['check', 'games/why_first/rules.pw'])\n"
-             "print(r.exit_code, 'pitwall.interpreter.compile' in sys.modules)\n")
+             "print(r.exit_code, 'pitwall.interpreter.compile' in sys.modules, "
+             "'pitwall.interpreter.check' in sys.modules)\n")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "XDG_CACHE_HOME": str(cache.parent)}
     env.pop("PITWALL_NO_CACHE", None)
     runs = [subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True)
             for _ in range(2)]
-    assert [r.stdout.split() for r in runs] == [["0", "True"], ["0", "False"]], [r.stderr for r in runs]
+    assert [r.stdout.split() for r in runs] == [["0", "True", "True"], ["0", "False", "False"]], \
+        [r.stderr for r in runs]
     assert any(cache.glob("compiled-*.pickle"))
+
+
+def test_the_checker_runs_for_every_program_the_cache_does_not_hold(cache, tmp_path, monkeypatch):
+    # An entry is kept only for a program that passed the checker, under a key of all it reads:
+    # rules found there are not checked again, and any other program is, errors and all.
+    from pitwall.interpreter import check as checker
+    from pitwall.interpreter.errors import CheckErrors
+
+    calls = []
+    real = checker.check
+    monkeypatch.setattr(checker, "check", lambda prog: calls.append(1) or real(prog))
+    counted = []
+    for settings in ((), (), (("track", "hungaroring"),), (("track", "hungaroring"),)):
+        calls.clear()
+        _build(settings)
+        counted.append(len(calls))
+    assert counted == [1, 0, 1, 0]
+    # a copy whose rules say a wrong thing, once compiled rules beside it are in the cache: checked, refused
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    files = []
+    for f in find_game("race_formula_90").base_files():
+        extra = "\nfunction broken() -> int = true\n" if f.name == "rules.pw" else ""
+        (copy / f.name).write_text(f.read_text(encoding="utf-8") + extra, encoding="utf-8")
+        files.append(copy / f.name)
+    calls.clear()
+    with pytest.raises(CheckErrors) as raised:
+        _build(base=files)
+    rules = copy / "rules.pw"
+    last = len(rules.read_text(encoding="utf-8").splitlines())  # the broken function's line
+    assert calls == [1], calls
+    where = [(Path(e.span.file).name, e.span.line) for e in raised.value.errors]
+    assert where == [("rules.pw", last)], str(raised.value)
+    assert len(list(cache.glob("compiled-*.pickle"))) == 2  # nothing kept for it
 
 
 def test_a_parsed_file_is_cached_under_a_key_of_every_module_its_tree_is_made_of(cache):

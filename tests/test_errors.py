@@ -61,7 +61,7 @@ def run(texts: dict[str, str]) -> tuple[PitwallError | None, list[PitwallError]]
     try:
         files = [parse(text, name) for name, text in texts.items()]
         prog = link(files[:1], files[1:], texts)
-        compiled = compile_program(prog, check(prog))
+        compiled = compile_program(prog, check)
         run_module(prog, compiled, module_namespace(prog, compiled))
     except CheckErrors as e:
         return e, e.errors

@@ -57,14 +57,20 @@ class _Worker:
 
     def __init__(self, command: list[str], env: dict | None):
         import subprocess
+        import tempfile
 
+        # stderr to a file, read only if the worker stops: a pipe nobody reads would block a worker
+        # that wrote more than the pipe holds (warnings, say)
+        self.errors = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen(command, env=env, text=True, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, stderr=self.errors)
 
     def answer(self) -> str:
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError(f"a benchmark worker stopped: {self.process.stderr.read().strip()[-2000:]}")
+            self.process.wait()
+            self.errors.seek(0)
+            raise RuntimeError(f"a benchmark worker stopped: {self.errors.read().strip()[-2000:]}")
         return line
 
     def play(self, seconds: float) -> tuple[int, float]:
@@ -76,6 +82,7 @@ class _Worker:
     def close(self) -> None:
         self.process.stdin.close()
         self.process.wait()
+        self.errors.close()
 
 
 def interleaved(commands: list[tuple[list[str], dict | None]], seconds: float, chunk: float) -> list[list[tuple]]:

@@ -1,0 +1,69 @@
+"""The benchmarks' own machinery: the figures print beside their targets, and the workers that
+take turns report, or fail saying why. Nothing here times anything (speed is what running the
+benchmarks prints, never a test's assertion)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """code run with the benchmarks' folder on the path, in a process of its own (a hang ends it)."""
+    prelude = f"import sys\nsys.path.insert(0, {str(BENCH)!r})\n"
+    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=timeout)
+
+
+def _server(play: str) -> str:
+    """The command line of a worker that serves games played by `play` (an expression of seed)."""
+    return repr([sys.executable, "-c", f"import sys\nsys.path.insert(0, {str(BENCH)!r})\n"
+                 f"from timing import serve\nserve(lambda seed: {play})\n"])
+
+
+def test_workers_take_turns_until_each_has_played_its_seconds():
+    done = _python(f"from timing import interleaved, rate\n"
+                   f"got = interleaved([({_server('sum(range(seed % 50))')}, None)] * 2, 0.05, 0.01)\n"
+                   "print(repr(([len(g) for g in got], [sum(t for _, t in g) >= 0.05 for g in got],"
+                   " all(n > 0 for g in got for n, _ in g), all(rate(g) > 0 for g in got))))\n")
+    assert done.returncode == 0, done.stderr
+    turns, enough, played, rated = eval(done.stdout)  # noqa: S307 - our own probe's printed lists
+    assert turns[0] == turns[1] >= 5 and enough == [True, True] and played and rated, done.stdout
+
+
+def test_a_worker_that_stops_is_reported_with_its_last_words_even_after_a_flood_of_them():
+    # Its stderr goes to a file: a pipe nobody read while waiting for its answer would have filled
+    # at 64 KiB and hung both processes.
+    flood = repr([sys.executable, "-c", "import sys\nsys.stderr.write('x' * 1_000_000 + ' last words')\nsys.exit(3)"])
+    done = _python(f"from timing import interleaved\ntry:\n    interleaved([({flood}, None)], 0.05, 0.01)\n"
+                   "except RuntimeError as e:\n    print(str(e)[:27], str(e)[-12:])\n", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["a", "benchmark", "worker", "stopped:", "x", "last", "words"], done.stdout
+
+
+def _bench(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH / "bench_issue15.py"), *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_the_random_agents_ratios_print_beside_their_target():
+    done = _bench("--only", "random", "--seconds", "0.05", "--chunk", "0.01")
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("random agents")]
+    assert [line.split(",")[1].split()[0] for line in lines] == ["why_first", "street_illegal"], done.stdout
+    assert all("interpreted" in line and "hand-written" in line and "target <= 1.5x" in line for line in lines)
+
+
+def test_the_jobs_figure_prints_beside_its_target_with_identical_results():
+    done = _bench("--only", "jobs", "--games", "40")
+    assert done.returncode == 0, done.stderr
+    assert "40 games" in done.stdout and "target >= 1.8x" in done.stdout, done.stdout
+    assert "results identical: True" in done.stdout, done.stdout
+
+
+def test_a_base_without_a_pitwall_package_is_refused(tmp_path):
+    done = _bench("--base", str(tmp_path), "--only", "startup")
+    assert done.returncode == 2 and "no pitwall package there" in done.stderr, done.stderr
+    assert "pitwall --help" not in done.stdout  # refused before measuring anything

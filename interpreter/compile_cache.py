@@ -15,15 +15,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import marshal
-import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
 from . import compiled
+from .cache import cache_dir, load, store
 from .compiled import Compiled
-from .parse import _store, cache_dir
 
 if TYPE_CHECKING:
     from .link import Program
@@ -74,14 +73,15 @@ def cached(prog, make):
     if root is None or not prog.sources:
         return make()
     path = root / f"compiled-{_key(prog)}.pickle"
-    if path.exists():
+    entry = load(path)
+    if entry is not None:
         try:
-            fields, code = pickle.loads(path.read_bytes())
+            fields, code = entry
             return Compiled(code=marshal.loads(code), **fields)
         except Exception:  # noqa: BLE001 - a stale or broken entry is simply made again
             pass
     made = make()
     fields = {k: getattr(made, k) for k in ("source", "linemap", "spans", "events", "event_params", "templates",
                                               "parts")}
-    _store(path, (fields, marshal.dumps(made.code)))
+    store(path, (fields, marshal.dumps(made.code)))
     return made

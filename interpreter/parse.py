@@ -33,8 +33,6 @@ with this driver's functions, which the tables (_Machine) carry.
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import re
 import threading
 from pathlib import Path
@@ -43,6 +41,7 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from . import ast, limits
 from .build_ast import _check_int, _ToAst, _unquote
+from .cache import cache_file, load, store
 from .errors import RulesSyntaxError, Span, read_text
 from .limits import BLOCK_DEPTH_MAX, EXPR_DEPTH_MAX, SOURCE_MAX
 from .syntax_errors import SYNTAX_EXAMPLES as SYNTAX_EXAMPLES  # read from here too (tests)
@@ -104,26 +103,13 @@ def parse_file(path: str | Path) -> ast.SourceFile:
     p = Path(path)
     text = read_text(p, "rules file", limit=SOURCE_MAX)
     cached = _cache_path(text, str(path))
-    if cached is not None and cached.exists():
-        try:
-            return pickle.loads(cached.read_bytes())
-        except Exception:  # noqa: BLE001 - a stale or broken cache entry is simply re-made
-            pass
+    tree = load(cached)
+    if isinstance(tree, ast.SourceFile):
+        return tree
     tree = parse(text, str(path))
     if cached is not None:
-        _store(cached, tree)
+        store(cached, tree)
     return tree
-
-
-def _store(path: Path, value) -> None:
-    """Into the cache, atomically (a process reading it meanwhile sees the old file or the new)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-        tmp.replace(path)
-    except (OSError, pickle.PicklingError, AttributeError, TypeError):
-        pass  # no cache, only slower
 
 
 # The modules whose code decides a parse: this one, the AST builder, the syntax errors' messages,
@@ -147,20 +133,7 @@ _CODE_KEY = _code_key()
 
 def _cache_path(text: str, path: str) -> Path | None:
     """Parsed files are cached by content (like Lark's grammar cache); PITWALL_NO_CACHE=1 turns it off."""
-    return _cache_file("ast-" + hashlib.sha256(f"{__version__}\0{_CODE_KEY}\0{path}\0{text}".encode()).hexdigest()[:32])
-
-
-def cache_dir() -> Path | None:
-    """The user's cache directory for Pitwall; None with PITWALL_NO_CACHE=1."""
-    if os.environ.get("PITWALL_NO_CACHE"):
-        return None
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(root) / "pitwall"
-
-
-def _cache_file(name: str) -> Path | None:
-    root = cache_dir()
-    return None if root is None else root / f"{name}.pickle"
+    return cache_file("ast-" + hashlib.sha256(f"{__version__}\0{_CODE_KEY}\0{path}\0{text}".encode()).hexdigest()[:32])
 
 
 # ---------------------------------------------------------------- the text as a whole
@@ -371,17 +344,13 @@ def _tables() -> _Machine:
 def _cached_machine() -> _Machine:
     """The tables from the user's cache directory, made from Lark's once per version of the
     grammar and of this code (importing and running Lark takes longer than a check of a file)."""
-    cached = _cache_file("machine-" + hashlib.sha256(f"{__version__}\0{_CODE_KEY}".encode()).hexdigest()[:32])
-    if cached is not None and cached.exists():
-        try:
-            machine = pickle.loads(cached.read_bytes())
-            if isinstance(machine, _Machine):
-                return machine
-        except Exception:  # noqa: BLE001 - a stale or broken cache entry is simply re-made
-            pass
+    cached = cache_file("machine-" + hashlib.sha256(f"{__version__}\0{_CODE_KEY}".encode()).hexdigest()[:32])
+    machine = load(cached)
+    if isinstance(machine, _Machine):
+        return machine
     machine = _Machine(parser())
     if cached is not None:
-        _store(cached, machine)
+        store(cached, machine)
     return machine
 
 

@@ -1,6 +1,6 @@
 """The user's cache directory: compiled programs and the parser's tables are read back as they
-were made, under a key that changes with anything that decides them (the rest of the suite runs
-with PITWALL_NO_CACHE=1)."""
+were made, under a key that changes with anything that decides them, and the folder is kept under
+its bound (these tests each have a folder of their own; the rest of the suite uses the user's)."""
 
 from __future__ import annotations
 
@@ -160,3 +160,73 @@ def test_a_game_is_loaded_once_a_process_however_the_call_names_its_arguments():
     assert load("why_first", ("tactical",)) is not first
     load.cache_clear()
     assert load("why_first") is not first
+
+
+def _entries(root) -> dict[str, int]:
+    return {p.name: p.stat().st_size for p in root.glob("*.pickle")}
+
+
+def test_the_cache_keeps_under_its_bound_dropping_what_was_used_longest_ago(cache):
+    import os
+    import time
+
+    from pitwall.interpreter import cache as store
+
+    cache.mkdir(parents=True)
+    now = time.time()
+    for i in range(10):  # ten entries of 10 kB, e0 written longest ago
+        path = cache / f"e{i}.pickle"
+        path.write_bytes(b"x" * 10_000)
+        os.utime(path, (now - 1000 + i, now - 1000 + i))
+    (cache / "e1.pickle").write_bytes(__import__("pickle").dumps(b"y" * 9_990))
+    os.utime(cache / "e1.pickle", (now - 2000, now - 2000))
+    assert store.load(cache / "e1.pickle") == b"y" * 9_990  # read now: used most recently
+    store.trim(cache, limit=50_000)  # 100 kB over a bound of 50: down to 37.5
+    kept = _entries(cache)
+    assert sum(kept.values()) <= 37_500 and set(kept) == {"e1.pickle", "e8.pickle", "e9.pickle"}, kept
+    store.trim(cache, limit=50_000)  # under the bound: nothing goes
+    assert _entries(cache) == kept
+
+
+def test_the_temporary_files_of_writers_that_died_go_and_a_writer_s_at_work_stays(cache):
+    import os
+    import time
+
+    from pitwall.interpreter import cache as store
+
+    cache.mkdir(parents=True)
+    dead, alive = cache / "ast-1.123.tmp", cache / "ast-2.456.tmp"
+    for path in (dead, alive):
+        path.write_bytes(b"half")
+    old = time.time() - 2 * 3600
+    os.utime(dead, (old, old))
+    store.trim(cache)
+    assert not dead.exists() and alive.exists()
+
+
+def test_writes_look_over_the_folder_at_the_first_and_every_so_many_after(cache, monkeypatch):
+    from pitwall.interpreter import cache as store
+
+    monkeypatch.setattr(store, "CACHE_MAX_BYTES", 41_000)  # three quarters: three entries of 10 kB and a little
+    monkeypatch.setattr(store, "TRIM_EVERY", 4)
+    monkeypatch.setattr(store, "_writes", 0)
+    looked = []
+    real = store.trim
+    monkeypatch.setattr(store, "trim", lambda root, limit=None: looked.append(len(_entries(root))) or real(root))
+    for i in range(12):
+        store.store(cache / f"e{i}.pickle", b"x" * 10_000)
+    # at writes 1, 5 and 9: at 5, 50 kB over the 41 of the bound, the 3 newest kept; at 9, 7 entries
+    # (3 kept and 4 written since), the 3 newest kept again; then 3 more came in
+    assert looked == [1, 5, 7], looked
+    assert sorted(_entries(cache)) == [f"e{i}.pickle" for i in (10, 11, 6, 7, 8, 9)]
+
+
+def test_games_load_and_play_alike_with_a_cache_too_small_to_keep_anything(cache, monkeypatch):
+    from pitwall.interpreter import cache as store
+
+    monkeypatch.setattr(store, "CACHE_MAX_BYTES", 1)
+    monkeypatch.setattr(store, "_writes", 0)
+    made = _build()
+    again = _build()
+    assert again.compiled.source == made.compiled.source
+    assert _record(again, 1) == _record(made, 1)

@@ -69,12 +69,19 @@ def _wait_for_lines(path: Path, events: int, p: subprocess.Popen) -> None:
     raise AssertionError(f"the record never got {events} events")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGKILL],
                          ids=lambda s: s.name)
 def test_a_game_killed_while_it_waits_keeps_its_record_and_resume_completes_it(tmp_path, sig):
     rec = tmp_path / "r.jsonl"
+    # SIGINT at its default, as in a terminal: a test run started in the background by a shell
+    # without job control ignores it, and a child would inherit that (Python leaves it ignored)
     p = subprocess.Popen(PITWALL + ["play", *GAME, "--step", "--record", str(rec)], stdin=subprocess.PIPE,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                         preexec_fn=_default_sigint)
     try:
         p.stdin.write("\n" * 5)  # five events on; then it waits at the sixth, its stdin held open
         p.stdin.flush()

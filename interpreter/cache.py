@@ -21,7 +21,7 @@ from pathlib import Path
 CACHE_MAX_BYTES = 256 * 2**20  # about 2,000 compiled programs of the largest shipped game
 TRIM_EVERY = 64  # writes of one process between two looks over the folder
 _STALE_TMP_SECONDS = 3600  # a temporary file this old was left by a writer that died
-_writes = 0  # this process's writes since its last look
+_writes = 0  # this process's writes so far: it looks over the folder at the first and every TRIM_EVERY-th
 
 
 def cache_dir() -> Path | None:

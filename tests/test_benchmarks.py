@@ -9,18 +9,17 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+_ON_PATH = f"import sys\nsys.path.insert(0, {str(BENCH)!r})\n"  # the benchmarks' folder on the path
 
 
 def _python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """code run with the benchmarks' folder on the path, in a process of its own (a hang ends it)."""
-    prelude = f"import sys\nsys.path.insert(0, {str(BENCH)!r})\n"
-    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([sys.executable, "-c", _ON_PATH + code], capture_output=True, text=True, timeout=timeout)
 
 
 def _server(play: str) -> str:
     """The command line of a worker that serves games played by `play` (an expression of seed)."""
-    return repr([sys.executable, "-c", f"import sys\nsys.path.insert(0, {str(BENCH)!r})\n"
-                 f"from timing import serve\nserve(lambda seed: {play})\n"])
+    return repr([sys.executable, "-c", _ON_PATH + f"from timing import serve\nserve(lambda seed: {play})\n"])
 
 
 def test_workers_take_turns_until_each_has_played_its_seconds():

@@ -4,6 +4,9 @@ its bound (these tests each have a folder of their own; the rest of the suite us
 
 from __future__ import annotations
 
+import os
+import pickle
+import time
 from pathlib import Path
 
 import pytest
@@ -77,7 +80,6 @@ def test_the_parsers_tables_from_the_cache_parse_alike(cache, monkeypatch):
 def test_checking_rules_compiled_before_never_imports_the_checker_or_the_code_generator(cache):
     # compile_cache.compile_program imports the checker and the generator only when they must run: a
     # check of rules in the cache reads them back without either (40% of `pitwall check`'s instructions)
-    import os
     import subprocess
     import sys
 
@@ -134,7 +136,6 @@ def test_a_parsed_file_is_cached_under_a_key_of_every_module_its_tree_is_made_of
     # defines one (ast.py's nodes, errors.py's Span) must be part of the key, or a field renamed
     # there would read an old tree with the old fields.
     import io
-    import pickle
 
     parse.parse_file(find_game("why_first").path / "rules.pw")
     (entry,) = cache.glob("ast-*.pickle")
@@ -167,9 +168,6 @@ def _entries(root) -> dict[str, int]:
 
 
 def test_the_cache_keeps_under_its_bound_dropping_what_was_used_longest_ago(cache):
-    import os
-    import time
-
     from pitwall.interpreter import cache as store
 
     cache.mkdir(parents=True)
@@ -178,7 +176,7 @@ def test_the_cache_keeps_under_its_bound_dropping_what_was_used_longest_ago(cach
         path = cache / f"e{i}.pickle"
         path.write_bytes(b"x" * 10_000)
         os.utime(path, (now - 1000 + i, now - 1000 + i))
-    (cache / "e1.pickle").write_bytes(__import__("pickle").dumps(b"y" * 9_990))
+    (cache / "e1.pickle").write_bytes(pickle.dumps(b"y" * 9_990))
     os.utime(cache / "e1.pickle", (now - 2000, now - 2000))
     assert store.load(cache / "e1.pickle") == b"y" * 9_990  # read now: used most recently
     store.trim(cache, limit=50_000)  # 100 kB over a bound of 50: down to 37.5
@@ -189,9 +187,6 @@ def test_the_cache_keeps_under_its_bound_dropping_what_was_used_longest_ago(cach
 
 
 def test_the_temporary_files_of_writers_that_died_go_and_a_writer_s_at_work_stays(cache):
-    import os
-    import time
-
     from pitwall.interpreter import cache as store
 
     cache.mkdir(parents=True)

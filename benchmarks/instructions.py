@@ -19,6 +19,16 @@ so the estimate is nearer the time; the weights are a rough model, read it for t
 
 --simulate also counts a game as `pitwall simulate` plays it (decisions and events counted, the
 leader watched at each turn, the outcome gathered) against the same game played alone.
+
+--jobs N counts `simulate(..., jobs=2)` of N games of Why First?, 4 random seats, against `jobs=1`:
+every process apart (valgrind follows a fork; a worker's count starts at the fork), the load
+subtracted. Two free cores of one speed would run the parallel part in about half of all the
+processes' work together (the workers take runs of seeds as they come free, and the parent loads
+outcomes meanwhile), plus at most the last, shortest run of seeds, played by one worker while the
+other has nothing left. How the runs fell between the workers under valgrind says nothing of
+that: it follows the speed each core had. The serial count over that path is what `--jobs 2` can
+give on a machine whose second core is its own, which the timed figure of bench_issue15.py gets
+only when the machine leaves it free.
 """
 
 from __future__ import annotations
@@ -63,6 +73,60 @@ for seed in range(n):
 def _play(game: str, kind: str, games: int) -> list[str]:
     """The command that plays `games` seeded games of one kind."""
     return [sys.executable, "-c", _PLAY.format(here=str(HERE)), game, str(PLAYERS[game]), kind, str(games)]
+
+
+_SIMULATE = """
+import sys
+from pitwall.interpreter.engine import player_names
+from pitwall.interpreter.load import load
+from pitwall.interpreter.simulate import simulate
+game, players, jobs, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+names = player_names(load(game), players)
+if n:
+    simulate(game, (), names, ["random"] * players, n, 0, jobs)
+"""
+
+
+def _processes(game: str, jobs: int, games: int) -> tuple[int, list[int]]:
+    """Instructions of the parent of `simulate(..., jobs)` and of each worker it forked, the
+    workers counted from the fork on (what they inherit is the parent's)."""
+    command = [sys.executable, "-c", _SIMULATE, game, str(PLAYERS[game]), str(jobs), str(games)]
+    with tempfile.TemporaryDirectory() as tmp:
+        run = subprocess.Popen(["valgrind", "--tool=callgrind", "--zero-before=PyOS_AfterFork_Child",
+                                f"--callgrind-out-file={tmp}/out.%p", *command],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        _, err = run.communicate()
+        if run.returncode:
+            raise RuntimeError(err[-2000:])
+        counts = {}
+        for name in os.listdir(tmp):
+            with open(os.path.join(tmp, name)) as f:
+                counts[int(name.split(".")[1])] = next(int(line.split()[1]) for line in f
+                                                       if line.startswith("summary:"))
+    return counts.pop(run.pid), list(counts.values())
+
+
+def parallel(games: int, jobs: int = 2, game: str = "why_first") -> dict[str, float]:
+    """Counted instructions of the serial and the parallel run, the load of the rules left out,
+    and the instructions two free cores would take one after the other for the parallel run."""
+    from pitwall.interpreter.simulate import chunks
+
+    _warm(game, "interpreted")
+    start, _ = _processes(game, 1, 0)
+    serial = _processes(game, 1, games)[0] - start
+    parent, workers = _processes(game, jobs, games)
+    parent -= start
+    tail = len(chunks(0, games, jobs)[-1]) * serial / games  # the last run, one worker alone
+    path = (parent + sum(workers)) / jobs + tail
+    return {"serial": serial, "parent": parent, "workers": workers, "path": path, "ratio": serial / path}
+
+
+def print_parallel(games: int) -> None:
+    got = parallel(games)
+    workers = " + ".join(f"{w / 1e6:,.0f}M" for w in got["workers"])
+    print(f"simulate why_first 4p, {games} games, counted: --jobs 1 {got['serial'] / 1e6:,.0f}M instructions; "
+          f"--jobs 2 workers {workers}, parent {got['parent'] / 1e6:,.0f}M; on two free cores about "
+          f"{got['path'] / 1e6:,.0f}M one after the other: {got['ratio']:.2f}x (target >= 1.8x)")
 
 
 def _count(game: str, kind: str, games: int, out: str = "/dev/null") -> int:
@@ -151,14 +215,18 @@ def print_by_function(game: str, games: int, top: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("games", nargs="*", default=list(PLAYERS), help=" and ".join(PLAYERS))
+    ap.add_argument("games", nargs="*", help=" and ".join(PLAYERS) + " (both, unless --jobs is all that is asked)")
     ap.add_argument("--games", dest="count", type=int, default=100, help="games per count")
     ap.add_argument("--by-function", type=int, default=0, metavar="N",
                     help="also the N C functions a game grows most, interpreted against hand-written")
     ap.add_argument("--cycles", action="store_true",
                     help="also cache misses, mispredicted branches and an estimate of cycles (simulated)")
     ap.add_argument("--simulate", action="store_true", help="also a game as `pitwall simulate` plays it")
+    ap.add_argument("--jobs", type=int, default=0, metavar="N",
+                    help="also simulate --jobs 2 against --jobs 1 over N games of why_first (counted, per process)")
     args = ap.parse_args()
+    if not args.games and not args.jobs:
+        args.games = list(PLAYERS)
     unknown = set(args.games) - PLAYERS.keys()
     if unknown:
         ap.error(f"no hand-written yardstick for {', '.join(sorted(unknown))}")
@@ -178,6 +246,8 @@ def main() -> None:
             print_by_function(game, args.count, args.by_function)
         if args.cycles:
             print_cycles(game, args.count)
+    if args.jobs:
+        print_parallel(args.jobs)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,12 @@ benchmarks prints, never a test's assertion)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 _ON_PATH = f"import sys\nsys.path.insert(0, {str(BENCH)!r})\n"  # the benchmarks' folder on the path
@@ -66,3 +69,18 @@ def test_a_base_without_a_pitwall_package_is_refused(tmp_path):
     done = _bench("--base", str(tmp_path), "--only", "startup")
     assert done.returncode == 2 and "no pitwall package there" in done.stderr, done.stderr
     assert "pitwall --help" not in done.stdout  # refused before measuring anything
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="instructions.py counts with valgrind")
+def test_the_counted_jobs_figure_counts_each_worker_from_its_fork():
+    # A worker inherits the parent's counters at the fork: counted from there on, the two workers
+    # together play what the serial run played (the same games), not that plus two loads of the rules.
+    sys.path.insert(0, str(BENCH))
+    try:
+        import instructions
+    finally:
+        sys.path.remove(str(BENCH))
+    got = instructions.parallel(24)
+    assert len(got["workers"]) == 2 and min(got["workers"]) > 0, got
+    assert 0.95 < sum(got["workers"]) / got["serial"] < 1.25, got  # a fork and a pool each: a few per cent
+    assert 0 < got["parent"] < got["serial"] and 1.0 < got["ratio"] < 2.0, got

@@ -119,7 +119,11 @@ def jobs(args) -> None:
     cores, more than --jobs 1, which leaves one free, so a median would count the neighbour
     against the parallel run; the best run is the nearest to "two free cores" (timeit's reason).
     Beside it, the CPU time of each run, its workers' included: what the parallel run adds, its
-    own work and what a shared second core makes each of its steps cost."""
+    own work and what a shared second core makes each of its steps cost. And in the same rounds,
+    the machine's own ceiling: the hand-written game split over two processes that share nothing,
+    against one (no code of ours can split better; on a machine whose second core is shared with
+    a neighbour that ratio falls below 2 too). `instructions.py --jobs` counts the parallel run
+    instead, which no neighbour moves."""
     from pitwall.interpreter.engine import player_names
     from pitwall.interpreter.load import load
     from pitwall.interpreter.simulate import simulate
@@ -127,6 +131,7 @@ def jobs(args) -> None:
     names = player_names(load("why_first"), 4)
     took: dict[int, list[float]] = {1: [], 2: []}
     cpu: dict[int, list[float]] = {1: [], 2: []}
+    plain: dict[int, list[float]] = {1: [], 2: []}
     results = {}
     for r in range(3):
         for j in ((1, 2) if r % 2 == 0 else (2, 1)):
@@ -134,12 +139,39 @@ def jobs(args) -> None:
             results[j] = simulate("why_first", (), names, ["random"] * 4, args.games, 0, j)
             took[j].append(time.perf_counter() - start)
             cpu[j].append(_cpu() - used)
+        for j in ((1, 2) if r % 2 == 0 else (2, 1)):
+            plain[j].append(_split(args.games, j))
     one, two = min(took[1]), min(took[2])
     print(f"simulate why_first 4p, {args.games} games: --jobs 1 {one:.2f} s, --jobs 2 {two:.2f} s (best of 3; "
           f"slowest {max(took[1]):.2f} s and {max(took[2]):.2f} s): {one / two:.2f}x "
           f"(target >= 1.8x on two free cores: {mark(one / two >= 1.8)}); "
           f"results identical: {results[1] == results[2]}; CPU time, workers included, {min(cpu[1]):.2f} s "
-          f"and {min(cpu[2]):.2f} s")
+          f"and {min(cpu[2]):.2f} s; the machine's own ceiling in the same rounds, the hand-written game "
+          f"in two processes against one: {min(plain[1]) / min(plain[2]):.2f}x")
+
+
+def _split(games: int, processes: int) -> float:
+    """Wall seconds of the hand-written Why First? (4 players) playing `games` seeded games in
+    this process, or shared out between `processes` forked ones."""
+    import multiprocessing
+
+    import handwritten_why_first
+
+    def play(seeds: range) -> None:
+        for seed in seeds:
+            handwritten_why_first.play(4, seed)
+
+    start = time.perf_counter()
+    if processes == 1:
+        play(range(games))
+    else:
+        fork = multiprocessing.get_context("fork")
+        workers = [fork.Process(target=play, args=(range(k, games, processes),)) for k in range(processes)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    return time.perf_counter() - start
 
 
 def _cpu() -> float:

@@ -63,6 +63,7 @@ def test_the_jobs_figure_prints_beside_its_target_with_identical_results():
     assert done.returncode == 0, done.stderr
     assert "40 games" in done.stdout and "target >= 1.8x" in done.stdout, done.stdout
     assert "results identical: True" in done.stdout, done.stdout
+    assert "the machine's own ceiling in the same rounds" in done.stdout and done.stdout.rstrip().endswith("x")
 
 
 def test_a_base_without_a_pitwall_package_is_refused(tmp_path):

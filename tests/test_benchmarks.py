@@ -72,6 +72,7 @@ def test_a_base_without_a_pitwall_package_is_refused(tmp_path):
     assert "pitwall --help" not in done.stdout  # refused before measuring anything
 
 
+@pytest.mark.slow  # four runs under valgrind: about 40 s
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="instructions.py counts with valgrind")
 def test_the_counted_jobs_figure_counts_each_worker_from_its_fork():
     # A worker inherits the parent's counters at the fork: counted from there on, the two workers

@@ -115,6 +115,8 @@ def parallel(games: int, jobs: int = 2, game: str = "why_first") -> dict[str, fl
     start, _ = _processes(game, 1, 0)
     serial = _processes(game, 1, games)[0] - start
     parent, workers = _processes(game, jobs, games)
+    if len(workers) != jobs:  # a fork server's workers (Python 3.14's default) escape valgrind
+        raise RuntimeError(f"counted {len(workers)} workers of {jobs}: the pool must fork them from the parent")
     parent -= start
     tail = len(chunks(0, games, jobs)[-1]) * serial / games  # the last run, one worker alone
     path = (parent + sum(workers)) / jobs + tail
@@ -227,6 +229,8 @@ def main() -> None:
     args = ap.parse_args()
     if not args.games and not args.jobs:
         args.games = list(PLAYERS)
+    if args.jobs and args.jobs < 2:
+        ap.error("--jobs N: at least 2 games, one for each worker (0 leaves the count out)")
     unknown = set(args.games) - PLAYERS.keys()
     if unknown:
         ap.error(f"no hand-written yardstick for {', '.join(sorted(unknown))}")

@@ -122,7 +122,7 @@ def jobs(args) -> None:
     own work and what a shared second core makes each of its steps cost. And in the same rounds,
     the machine's own ceiling: the hand-written game split over two processes that share nothing,
     against one (no code of ours can split better; on a machine whose second core is shared with
-    a neighbour that ratio falls below 2 too). `instructions.py --jobs` counts the parallel run
+    a neighbour that ratio falls below 2 too). `instructions.py --parallel` counts the parallel run
     instead, which no neighbour moves."""
     from pitwall.interpreter.engine import player_names
     from pitwall.interpreter.load import load

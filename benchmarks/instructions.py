@@ -20,7 +20,7 @@ so the estimate is nearer the time; the weights are a rough model, read it for t
 --simulate also counts a game as `pitwall simulate` plays it (decisions and events counted, the
 leader watched at each turn, the outcome gathered) against the same game played alone.
 
---jobs N counts `simulate(..., jobs=2)` of N games of Why First?, 4 random seats, against `jobs=1`:
+--parallel N counts `simulate(..., jobs=2)` of N games of Why First?, 4 random seats, against `jobs=1`:
 every process apart (valgrind follows a fork; a worker's count starts at the fork), the load
 subtracted. Two free cores of one speed would run the parallel part in about half of all the
 processes' work together (the workers take runs of seeds as they come free, and the parent loads
@@ -217,20 +217,20 @@ def print_by_function(game: str, games: int, top: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("games", nargs="*", help=" and ".join(PLAYERS) + " (both, unless --jobs is all that is asked)")
+    ap.add_argument("games", nargs="*", help=" and ".join(PLAYERS) + " (both, unless --parallel is all that is asked)")
     ap.add_argument("--games", dest="count", type=int, default=100, help="games per count")
     ap.add_argument("--by-function", type=int, default=0, metavar="N",
                     help="also the N C functions a game grows most, interpreted against hand-written")
     ap.add_argument("--cycles", action="store_true",
                     help="also cache misses, mispredicted branches and an estimate of cycles (simulated)")
     ap.add_argument("--simulate", action="store_true", help="also a game as `pitwall simulate` plays it")
-    ap.add_argument("--jobs", type=int, default=0, metavar="N",
+    ap.add_argument("--parallel", type=int, default=0, metavar="N",
                     help="also simulate --jobs 2 against --jobs 1 over N games of why_first (counted, per process)")
     args = ap.parse_args()
-    if not args.games and not args.jobs:
+    if not args.games and not args.parallel:
         args.games = list(PLAYERS)
-    if args.jobs and args.jobs < 2:
-        ap.error("--jobs N: at least 2 games, one for each worker (0 leaves the count out)")
+    if args.parallel and args.parallel < 2:
+        ap.error("--parallel N: at least 2 games, one for each worker (0 leaves the count out)")
     unknown = set(args.games) - PLAYERS.keys()
     if unknown:
         ap.error(f"no hand-written yardstick for {', '.join(sorted(unknown))}")
@@ -250,8 +250,8 @@ def main() -> None:
             print_by_function(game, args.count, args.by_function)
         if args.cycles:
             print_cycles(game, args.count)
-    if args.jobs:
-        print_parallel(args.jobs)
+    if args.parallel:
+        print_parallel(args.parallel)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from . import compiled
-from .cache import cache_dir, load, store
+from .cache import cache_dir, cache_file, load, store
 from .compiled import Compiled
 
 if TYPE_CHECKING:
@@ -69,10 +69,9 @@ def compile_program(prog, check: Callable[[Program], dict]) -> Compiled:
 
 def cached(prog, make):
     """The Compiled of `prog`: from the cache, else made by make() and kept."""
-    root = cache_dir()
-    if root is None or not prog.sources:
+    if cache_dir() is None or not prog.sources:
         return make()
-    path = root / f"compiled-{_key(prog)}.pickle"
+    path = cache_file(f"compiled-{_key(prog)}")  # named as the parse cache names its entries
     entry = load(path)
     if entry is not None:
         try:
